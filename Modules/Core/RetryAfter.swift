@@ -1,0 +1,33 @@
+package import Foundation
+
+/// Parses the `Retry-After` response header (RFC 9110 §10.2.3).
+package enum RetryAfter {
+    /// The delay in seconds: a non-negative integer, or an HTTP date measured from `now` (never
+    /// negative). `nil` when the value is neither.
+    package static func parse(_ value: String, now: Date) -> TimeInterval? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        if let seconds = Int(trimmed) {
+            return seconds >= 0 ? TimeInterval(seconds) : nil
+        }
+        if let seconds = Double(trimmed), seconds.isFinite, seconds >= 0 {
+            return seconds
+        }
+        for format in Self.formats {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = format
+            if let date = formatter.date(from: trimmed) {
+                return max(0, date.timeIntervalSince(now))
+            }
+        }
+        return nil
+    }
+
+    /// IMF-fixdate, then the obsolete RFC 850 and asctime forms.
+    private static let formats = [
+        "EEE, dd MMM yyyy HH:mm:ss zzz",
+        "EEEE, dd-MMM-yy HH:mm:ss zzz",
+        "EEE MMM d HH:mm:ss yyyy",
+    ]
+}
