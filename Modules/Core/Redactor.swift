@@ -35,7 +35,8 @@ package enum Redactor {
         if word.hasPrefix("jry_sdk_") {
             return "jry_sdk_…" + String(word.suffix(4))
         }
-        if bearer || (word.hasPrefix("eyJ") && word.split(separator: ".", omittingEmptySubsequences: false).count == 3) {
+        if bearer || (word.hasPrefix("eyJ") && word.split(separator: ".", omittingEmptySubsequences: false).count == 3)
+        {
             return word.isEmpty ? word : "<redacted-token>"
         }
         return word

@@ -31,7 +31,9 @@ import Testing
         let dictionary = try #require(parsed as? [String: Any])
         let conversion = JSONValue.convert(dictionary)
         #expect(conversion.value == ["t": true, "f": false, "one": 1, "half": 0.5])
-        let numbers: [String: Any] = ["yes": NSNumber(value: true), "seven": NSNumber(value: 7), "pi": NSNumber(value: 3.25)]
+        let numbers: [String: Any] = [
+            "yes": NSNumber(value: true), "seven": NSNumber(value: 7), "pi": NSNumber(value: 3.25),
+        ]
         #expect(JSONValue.convert(numbers).value == ["yes": true, "seven": 7, "pi": 3.25])
     }
 

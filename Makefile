@@ -1,0 +1,45 @@
+# Joryio Swift SDK: every command a developer or CI runs.
+# `make demo` and `make test` are the two commands in the README; both install missing system
+# libraries first (Debian/Ubuntu), so they work on a fresh machine.
+
+SWIFT ?= swift
+PYTHON ?= python3
+STRICT = --explicit-target-dependency-import-check error -Xswiftc -warnings-as-errors -Xswiftc -require-explicit-sendable
+APT_PACKAGES = libsqlite3-dev libcurl4-openssl-dev zlib1g-dev pkg-config
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: deps build test test-swift test-sandbox demo lint format clean
+
+## deps: install the system libraries the package links (sqlite3, libcurl, zlib) when missing.
+deps:
+	@if pkg-config --exists sqlite3 libcurl zlib 2>/dev/null; then :; else \
+		echo "Installing system libraries: $(APT_PACKAGES)"; \
+		$(SUDO) apt-get update && $(SUDO) apt-get install -y $(APT_PACKAGES); \
+	fi
+
+## build: compile everything, tests included, with warnings as errors.
+build: deps
+	$(SWIFT) build --build-tests $(STRICT)
+
+## test: the sandbox backend's own tests, then every Swift test.
+test: deps test-sandbox test-swift
+
+test-sandbox:
+	$(PYTHON) -m unittest discover -s Tools/sandbox/tests -t Tools/sandbox
+
+test-swift:
+	$(SWIFT) test $(STRICT)
+
+## demo: start the local sandbox backend and drive the SDK against it.
+demo: deps
+	$(SWIFT) run $(STRICT) joryio-demo
+
+## lint / format: the toolchain's swift-format with the repository's .swift-format.
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel Package.swift Modules Tools Tests
+
+format:
+	$(SWIFT) format format --in-place --recursive --parallel Package.swift Modules Tools Tests
+
+clean:
+	$(SWIFT) package clean
