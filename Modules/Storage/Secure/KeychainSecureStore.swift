@@ -6,13 +6,15 @@ import Security
 /// A ``SecureStore`` in the Keychain: the Apple backend for ids, tokens and pending writes (STORE-3).
 ///
 /// Items are generic passwords of one service, readable after the device's first unlock and never
-/// migrated to another device (`kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly`). On macOS the
-/// data-protection keychain is used, so behaviour matches iOS. Keys follow the same rules as
-/// ``FileSecureStore``.
+/// migrated to another device (`kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly`). Keys follow the
+/// same rules as ``FileSecureStore``.
 ///
 /// `KeychainSecureStore` is `Sendable`: it holds only the service name, and the Keychain API is
 /// thread-safe.
 package final class KeychainSecureStore: SecureStore {
+    /// An upper bound on `SecItemDelete` calls in ``removeAll()``, so it can never loop forever.
+    private static let maximumDeletePasses = 10_000
+
     /// The `kSecAttrService` of every item.
     package let service: String
 
@@ -79,24 +81,32 @@ package final class KeychainSecureStore: SecureStore {
     }
 
     /// Deletes every item of ``service``.
+    ///
+    /// `SecItemDelete` removes every match on iOS, but the legacy macOS keychain may remove only one
+    /// per call, so it is repeated until nothing matches (each successful call removes at least one).
     package func removeAll() throws(StorageError) {
-        let status = SecItemDelete(self.serviceQuery() as CFDictionary)
-        guard status == errSecSuccess || status == errSecItemNotFound else {
-            throw Self.error(status, "delete all")
+        for _ in 0..<Self.maximumDeletePasses {
+            let status = SecItemDelete(self.serviceQuery() as CFDictionary)
+            switch status {
+            case errSecSuccess:
+                continue
+            case errSecItemNotFound:
+                return
+            default:
+                throw Self.error(status, "delete all")
+            }
         }
+        throw StorageError(.io, "keychain delete all did not finish")
     }
 
     /// Matches every generic password of ``service``.
     private func serviceQuery() -> [String: Any] {
-        var query: [String: Any] = [
+        // No kSecUseDataProtectionKeychain: on macOS it needs a keychain-access-groups entitlement,
+        // which unsigned tools and `swift test` lack (errSecMissingEntitlement).
+        [
             kSecClass as String: kSecClassGenericPassword,
             kSecAttrService as String: self.service,
         ]
-        #if os(macOS)
-        // The iOS-style keychain: no access prompts, and SecItemDelete removes every match.
-        query[kSecUseDataProtectionKeychain as String] = true
-        #endif
-        return query
     }
 
     /// Matches the one item stored under `key`.
