@@ -1,5 +1,5 @@
-public import Foundation
 import CJoryioZlib
+public import Foundation
 
 /// gzip (RFC 1952) encoding for request bodies, and size-capped decoding.
 ///

@@ -1,5 +1,5 @@
-internal import Foundation
 import CJoryioZlib
+internal import Foundation
 
 /// The zlib streaming loops behind ``Gzip``.
 ///
