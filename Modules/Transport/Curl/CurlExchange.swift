@@ -40,7 +40,10 @@ final class CurlExchange {
         var headerList: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(headerList) }
         for line in Self.headerLines(for: request) {
-            headerList = curl_slist_append(headerList, line)
+            guard let appended = curl_slist_append(headerList, line) else {
+                return .failure(TransportError(.other, "out of memory while building the header list"))
+            }
+            headerList = appended
         }
         let sendsBody = request.body != nil || Self.methodsWithBody.contains(request.method)
         let bodyCount = request.body?.count ?? 0
