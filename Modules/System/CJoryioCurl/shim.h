@@ -22,3 +22,17 @@ static inline CURLcode cjoryio_curl_setopt_header_function(CURL *handle, curl_wr
 static inline CURLcode cjoryio_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }
+static inline CURLcode cjoryio_curl_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value) {
+    return curl_easy_setopt(handle, option, value);
+}
+static inline CURLcode cjoryio_curl_setopt_xferinfo_function(CURL *handle, curl_xferinfo_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
+}
+/* Limits a handle to http and https. CURLOPT_PROTOCOLS_STR replaced the (now deprecated) bitmask in 7.85.0. */
+static inline CURLcode cjoryio_curl_allow_only_http(CURL *handle) {
+#if LIBCURL_VERSION_NUM >= 0x075500
+    return curl_easy_setopt(handle, CURLOPT_PROTOCOLS_STR, "http,https");
+#else
+    return curl_easy_setopt(handle, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+#endif
+}

@@ -1,0 +1,222 @@
+#if os(Linux) || os(macOS)
+public import Foundation
+internal import JoryioCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// MARK: - Control API (`/_sandbox/…`)
+
+extension SandboxServer {
+    /// One request the sandbox received on an SDK route, as `GET /_sandbox/requests` reports it.
+    public struct RecordedRequest: Sendable, Equatable {
+        /// The sandbox's sequence number (1, 2, …).
+        public var seq: Int
+        /// `GET`, `POST`, …
+        public var method: String
+        /// The path without the query, such as `/api/v1/events`.
+        public var path: String
+        /// The raw query string (empty when there is none).
+        public var query: String
+        /// Request headers with lowercased names.
+        public var headers: [String: String]
+        /// Whether the body arrived with `Content-Encoding: gzip` (and was decoded).
+        public var gzip: Bool
+        /// Body size on the wire.
+        public var rawBytes: Int
+        /// Body size after gzip decoding.
+        public var bodyBytes: Int
+        /// The decoded JSON body, re-serialised with sorted keys; `nil` when the body was not JSON.
+        public var bodyJSON: Data?
+        /// The body as text, when it was not valid JSON.
+        public var bodyText: String?
+        /// The status the sandbox answered with; `nil` when it dropped the connection.
+        public var status: Int?
+        /// The fault applied, such as `delay+status`, or `nil`.
+        public var fault: String?
+
+        /// The value of header `name` (case-insensitive).
+        public func header(_ name: String) -> String? {
+            self.headers[name.lowercased()]
+        }
+
+        /// The decoded body as `JSONSerialization` objects (`[String: Any]`, `[Any]`, …).
+        public var body: Any? {
+            self.bodyJSON.flatMap { try? JSONSerialization.jsonObject(with: $0, options: .fragmentsAllowed) }
+        }
+    }
+
+    /// The requests recorded on SDK routes, oldest first; only those matching `path` (a trailing `*`
+    /// matches a prefix) when given.
+    public func requests(path: String? = nil) throws(SandboxError) -> [RecordedRequest] {
+        let query = path.map { [URLQueryItem(name: "path", value: $0)] } ?? []
+        let object = try self.control("GET", "requests", query: query)
+        guard let list = (object as? [String: Any])?["requests"] as? [[String: Any]] else {
+            throw SandboxError("unexpected /_sandbox/requests response")
+        }
+        return try list.map { entry throws(SandboxError) in try Self.recordedRequest(entry) }
+    }
+
+    /// The events the sandbox accepted (deduplicated by `messageId`), as JSON objects.
+    public func events() throws(SandboxError) -> [[String: Any]] {
+        guard let events = (try self.control("GET", "events") as? [String: Any])?["events"] as? [[String: Any]] else {
+            throw SandboxError("unexpected /_sandbox/events response")
+        }
+        return events
+    }
+
+    /// Scripts a fault for the next `count` requests whose path matches `path` (a trailing `*` matches a
+    /// prefix; `count` -1 means forever).
+    /// - Returns: The fault's id.
+    @discardableResult
+    public func addFault(
+        path: String,
+        count: Int = 1,
+        status: Int? = nil,
+        retryAfter: String? = nil,
+        delayMs: Int = 0,
+        drop: Bool = false,
+        body: [String: Any]? = nil,
+        rejectedIndices: [Int] = [],
+        failedIndices: [Int] = []
+    ) throws(SandboxError) -> Int {
+        var spec: [String: Any] = ["path": path, "count": count, "delayMs": delayMs, "drop": drop]
+        spec["status"] = status
+        spec["retryAfter"] = retryAfter
+        spec["body"] = body
+        if !rejectedIndices.isEmpty { spec["rejectedIndices"] = rejectedIndices }
+        if !failedIndices.isEmpty { spec["failedIndices"] = failedIndices }
+        guard let id = (try self.control("POST", "faults", json: spec) as? [String: Any])?["id"] as? Int else {
+            throw SandboxError("unexpected /_sandbox/faults response")
+        }
+        return id
+    }
+
+    /// Removes every scripted fault.
+    public func clearFaults() throws(SandboxError) {
+        _ = try self.control("DELETE", "faults")
+    }
+
+    /// Forgets recorded requests, events, seen message ids and faults.
+    public func reset() throws(SandboxError) {
+        _ = try self.control("POST", "reset")
+    }
+
+    /// The canonical size in bytes of the JSON document `jsonData`, as the sandbox measures it.
+    public func measure(_ jsonData: Data) throws(SandboxError) -> Int {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: jsonData, options: .fragmentsAllowed)
+        } catch {
+            throw SandboxError("measure: not JSON: \(error)")
+        }
+        guard let bytes = (try self.control("POST", "measure", json: object) as? [String: Any])?["bytes"] as? Int else {
+            throw SandboxError("unexpected /_sandbox/measure response")
+        }
+        return bytes
+    }
+
+    /// `data` parsed and re-serialised with sorted keys, to compare JSON documents regardless of key order.
+    public static func canonicalJSON(_ data: Data) throws(SandboxError) -> Data {
+        do {
+            let object = try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
+            return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed])
+        } catch {
+            throw SandboxError("not JSON: \(error)")
+        }
+    }
+    // MARK: - Plumbing
+
+    /// Sends `method /_sandbox/route` and returns the parsed JSON answer; bounded by 15 s.
+    private func control(
+        _ method: String,
+        _ route: String,
+        query: [URLQueryItem] = [],
+        json: Any? = nil
+    ) throws(SandboxError) -> Any {
+        var components = URLComponents(
+            url: self.baseURL.appendingPathComponent("_sandbox/\(route)"),
+            resolvingAgainstBaseURL: false
+        )
+        if !query.isEmpty {
+            components?.queryItems = query
+        }
+        guard let url = components?.url else {
+            throw SandboxError("cannot build a URL for /_sandbox/\(route)")
+        }
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 10)
+        request.httpMethod = method
+        if let json {
+            guard JSONSerialization.isValidJSONObject(json),
+                let body = try? JSONSerialization.data(withJSONObject: json)
+            else {
+                throw SandboxError("\(method) /_sandbox/\(route): the body is not representable as JSON")
+            }
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+
+        let outcome = Locked<Result<Data, SandboxError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let started = self.startTask(request) { data, response, error in
+            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            let result: Result<Data, SandboxError> =
+                if let error {
+                    .failure(SandboxError("\(method) /_sandbox/\(route) failed: \(error)"))
+                } else if status != 200 {
+                    .failure(
+                        SandboxError(
+                            "\(method) /_sandbox/\(route) answered \(status): "
+                                + String(decoding: data ?? Data(), as: UTF8.self)
+                        )
+                    )
+                } else {
+                    .success(data ?? Data())
+                }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        guard let task = started else {
+            throw SandboxError("\(method) /_sandbox/\(route): the sandbox is stopped")
+        }
+        guard done.wait(timeout: .now() + 15) == .success, let result = outcome.value else {
+            task.cancel()
+            throw SandboxError("\(method) /_sandbox/\(route) timed out")
+        }
+        let data = try result.get()
+        do {
+            return try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
+        } catch {
+            throw SandboxError("\(method) /_sandbox/\(route) returned invalid JSON")
+        }
+    }
+
+    /// One entry of `GET /_sandbox/requests`.
+    private static func recordedRequest(_ entry: [String: Any]) throws(SandboxError) -> RecordedRequest {
+        guard let seq = entry["seq"] as? Int, let method = entry["method"] as? String,
+            let path = entry["path"] as? String
+        else {
+            throw SandboxError("a recorded request lacks seq, method or path")
+        }
+        var bodyJSON: Data?
+        if let body = entry["body"], !(body is NSNull) {
+            bodyJSON = try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys, .fragmentsAllowed])
+        }
+        return RecordedRequest(
+            seq: seq,
+            method: method,
+            path: path,
+            query: entry["query"] as? String ?? "",
+            headers: entry["headers"] as? [String: String] ?? [:],
+            gzip: entry["gzip"] as? Bool ?? false,
+            rawBytes: entry["rawBytes"] as? Int ?? 0,
+            bodyBytes: entry["bodyBytes"] as? Int ?? 0,
+            bodyJSON: bodyJSON,
+            bodyText: entry["bodyText"] as? String,
+            status: entry["status"] as? Int,
+            fault: entry["fault"] as? String
+        )
+    }
+}
+#endif
