@@ -6,6 +6,9 @@ SWIFT ?= swift
 PYTHON ?= python3
 STRICT = --explicit-target-dependency-import-check error -Xswiftc -warnings-as-errors -Xswiftc -require-explicit-sendable
 APT_PACKAGES = libsqlite3-dev libcurl4-openssl-dev zlib1g-dev pkg-config
+# Tests and the demo talk to the sandbox on loopback only; never route that through a proxy.
+export NO_PROXY := 127.0.0.1,localhost,::1
+export no_proxy := 127.0.0.1,localhost,::1
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build test test-swift test-sandbox demo lint format clean

@@ -104,14 +104,12 @@ extension SandboxServer {
     }
 
     /// The canonical size in bytes of the JSON document `jsonData`, as the sandbox measures it.
+    ///
+    /// The bytes are sent exactly as given (never re-serialised here), so the answer reflects the
+    /// server's own measurement of what the SDK produced.
     public func measure(_ jsonData: Data) throws(SandboxError) -> Int {
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: jsonData, options: .fragmentsAllowed)
-        } catch {
-            throw SandboxError("measure: not JSON: \(error)")
-        }
-        guard let bytes = (try self.control("POST", "measure", json: object) as? [String: Any])?["bytes"] as? Int else {
+        guard let bytes = (try self.control("POST", "measure", rawJSON: jsonData) as? [String: Any])?["bytes"] as? Int
+        else {
             throw SandboxError("unexpected /_sandbox/measure response")
         }
         return bytes
@@ -133,7 +131,8 @@ extension SandboxServer {
         _ method: String,
         _ route: String,
         query: [URLQueryItem] = [],
-        json: Any? = nil
+        json: Any? = nil,
+        rawJSON: Data? = nil
     ) throws(SandboxError) -> Any {
         var components = URLComponents(
             url: self.baseURL.appendingPathComponent("_sandbox/\(route)"),
@@ -154,6 +153,9 @@ extension SandboxServer {
                 throw SandboxError("\(method) /_sandbox/\(route): the body is not representable as JSON")
             }
             request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        } else if let rawJSON {
+            request.httpBody = rawJSON
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
 
