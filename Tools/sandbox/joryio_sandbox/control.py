@@ -1,0 +1,76 @@
+"""The sandbox control API (under /_sandbox) and the dashboard page.
+
+No SDK key, never recorded, never faulted. Tests and people use these routes
+to script faults and inspect what the SDK sent.
+"""
+
+from __future__ import annotations
+
+from . import dashboard
+from .routing import CONTROL_PREFIX, Request, Response, Router
+from .wire import canonical_size
+
+OK = {"ok": True}
+
+
+def health(request: Request) -> Response:
+    return Response(200, OK)
+
+
+def list_requests(request: Request) -> Response:
+    path = request.query.get("path", [None])[0]
+    return Response(200, {"requests": request.app.state.requests(path)})
+
+
+def list_events(request: Request) -> Response:
+    return Response(200, {"events": request.app.state.events()})
+
+
+def add_fault(request: Request) -> Response:
+    rule = request.app.state.add_fault(request.body)
+    return Response(200, {"id": rule.id})
+
+
+def list_faults(request: Request) -> Response:
+    return Response(200, {"faults": request.app.state.faults()})
+
+
+def clear_faults(request: Request) -> Response:
+    request.app.state.clear_faults()
+    return Response(200, OK)
+
+
+def measure(request: Request) -> Response:
+    return Response(200, {"bytes": canonical_size(request.body)})
+
+
+def reset(request: Request) -> Response:
+    request.app.state.reset()
+    return Response(200, OK)
+
+
+def shutdown(request: Request) -> Response:
+    return Response(200, OK, after=request.app.request_shutdown)
+
+
+def page(request: Request) -> Response:
+    return Response(
+        200,
+        raw=dashboard.render(request.app.state.requests()),
+        content_type="text/html; charset=utf-8",
+        headers={"Content-Security-Policy": dashboard.CONTENT_SECURITY_POLICY},
+    )
+
+
+def register(router: Router) -> None:
+    c = CONTROL_PREFIX
+    router.control("GET", "/", page)
+    router.control("GET", f"{c}/health", health)
+    router.control("GET", f"{c}/requests", list_requests)
+    router.control("GET", f"{c}/events", list_events)
+    router.control("POST", f"{c}/faults", add_fault, json_body=True)
+    router.control("GET", f"{c}/faults", list_faults)
+    router.control("DELETE", f"{c}/faults", clear_faults)
+    router.control("POST", f"{c}/measure", measure, json_body=True)
+    router.control("POST", f"{c}/reset", reset)
+    router.control("POST", f"{c}/shutdown", shutdown)

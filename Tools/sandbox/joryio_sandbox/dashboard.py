@@ -1,0 +1,159 @@
+"""The self-contained HTML page served at GET /.
+
+No external resources. Recorded data reaches the page two ways, both safe
+against markup in request bodies:
+  * embedded at render time as JSON inside <script type="application/json">,
+    with <, > and & written as \\u escapes so no body can close the element;
+  * fetched every 2 s from /_sandbox/requests and inserted with textContent
+    (the script never uses innerHTML).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'"
+)
+
+
+def embed_json(value: Any) -> str:
+    """JSON that is safe inside a <script> element. The escaped characters
+    can only occur inside JSON strings, where \\uXXXX means the same thing."""
+    text = json.dumps(value, ensure_ascii=False)
+    for char, escape in (("&", "\\u0026"), ("<", "\\u003c"), (">", "\\u003e"),
+                         ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+        text = text.replace(char, escape)
+    return text
+
+
+def render(requests: list[dict[str, Any]]) -> bytes:
+    return _PAGE.replace("__INITIAL_REQUESTS__", embed_json(requests)).encode("utf-8")
+
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Joryio sandbox</title>
+<style>
+  :root { color-scheme: light dark; --line: #8884; --muted: #888; }
+  body { font: 14px/1.4 -apple-system, system-ui, sans-serif; margin: 0 1.5rem 2rem; }
+  header { display: flex; gap: 1rem; align-items: center; flex-wrap: wrap; padding: 1rem 0; }
+  h1 { font-size: 1.2rem; margin: 0; }
+  .muted { color: var(--muted); }
+  table { border-collapse: collapse; width: 100%; }
+  th, td { text-align: left; padding: .35rem .6rem; border-bottom: 1px solid var(--line); white-space: nowrap; }
+  th { font-weight: 600; }
+  tr.req { cursor: pointer; }
+  tr.req:hover { background: #8881; }
+  td.path { white-space: normal; word-break: break-all; font-family: ui-monospace, monospace; }
+  .ok { color: #2a8a3a; } .err { color: #c0392b; } .pending { color: var(--muted); }
+  pre { margin: 0; padding: .6rem; background: #8881; overflow: auto; max-height: 30rem;
+        font: 12px/1.35 ui-monospace, monospace; }
+  input { font: inherit; padding: .2rem .4rem; }
+</style>
+</head>
+<body>
+<header>
+  <h1>Joryio sandbox</h1>
+  <label>Path filter <input id="filter" placeholder="/api/v1/events or /api/*"></label>
+  <label><input type="checkbox" id="paused"> Pause</label>
+  <button id="reset" type="button">Reset sandbox</button>
+  <span id="status" class="muted"></span>
+</header>
+<table>
+  <thead><tr><th>#</th><th>Time</th><th>Method</th><th>Path</th><th>Status</th><th>Fault</th>
+  <th>Size</th><th>Gzip</th></tr></thead>
+  <tbody id="rows"></tbody>
+</table>
+<script id="initial-requests" type="application/json">__INITIAL_REQUESTS__</script>
+<script>
+"use strict";
+const rows = document.getElementById("rows");
+const statusLine = document.getElementById("status");
+const filterInput = document.getElementById("filter");
+const expanded = new Set();
+
+function cell(tr, text, className) {
+  const td = document.createElement("td");
+  td.textContent = text == null ? "" : String(text);
+  if (className) td.className = className;
+  tr.appendChild(td);
+}
+
+function size(r) {
+  const body = r.bodyBytes == null ? "?" : r.bodyBytes;
+  return r.gzip ? body + " B (" + r.rawBytes + " B gzip)" : body + " B";
+}
+
+function detail(r) {
+  const tr = document.createElement("tr");
+  const td = document.createElement("td");
+  td.colSpan = 8;
+  const pre = document.createElement("pre");
+  const body = r.body != null ? JSON.stringify(r.body, null, 2)
+             : r.bodyText != null ? r.bodyText : "(no body)";
+  const headers = Object.entries(r.headers || {}).map(([k, v]) => k + ": " + v).join("\\n");
+  pre.textContent = [r.query ? "?" + r.query : "", headers, body].filter(Boolean).join("\\n\\n");
+  td.appendChild(pre);
+  tr.appendChild(td);
+  return tr;
+}
+
+function render(requests) {
+  const filter = filterInput.value.trim();
+  const shown = requests.filter(r => !filter ||
+    (filter.endsWith("*") ? r.path.startsWith(filter.slice(0, -1)) : r.path === filter));
+  rows.replaceChildren();
+  for (const r of shown.slice().reverse()) {
+    const tr = document.createElement("tr");
+    tr.className = "req";
+    cell(tr, r.seq);
+    cell(tr, r.receivedAt);
+    cell(tr, r.method);
+    cell(tr, r.path, "path");
+    cell(tr, r.status == null ? (r.fault === "drop" ? "dropped" : "…") : r.status,
+         r.status == null ? "pending" : r.status < 300 ? "ok" : "err");
+    cell(tr, r.fault);
+    cell(tr, size(r));
+    cell(tr, r.gzip ? "yes" : "");
+    tr.addEventListener("click", () => {
+      expanded.has(r.seq) ? expanded.delete(r.seq) : expanded.add(r.seq);
+      render(requests);
+    });
+    rows.appendChild(tr);
+    if (expanded.has(r.seq)) rows.appendChild(detail(r));
+  }
+  statusLine.textContent = shown.length + " of " + requests.length + " requests · updated " +
+    new Date().toLocaleTimeString();
+}
+
+let latest = JSON.parse(document.getElementById("initial-requests").textContent);
+
+async function refresh() {
+  if (document.getElementById("paused").checked) return;
+  try {
+    const response = await fetch("/_sandbox/requests", { cache: "no-store" });
+    latest = (await response.json()).requests;
+    render(latest);
+  } catch (error) {
+    statusLine.textContent = "sandbox unreachable: " + error;
+  }
+}
+
+document.getElementById("reset").addEventListener("click", async () => {
+  await fetch("/_sandbox/reset", { method: "POST" });
+  expanded.clear();
+  refresh();
+});
+filterInput.addEventListener("input", () => render(latest));
+render(latest);
+setInterval(refresh, 2000);
+</script>
+</body>
+</html>
+"""
