@@ -88,7 +88,10 @@ import Testing
     @Test func cancelledDelayedWorkDoesNotRun() {
         let scheduler = SerialQueueScheduler(label: "test")
         let ran = Locked(false)
+        let gate = DispatchSemaphore(value: 0)
+        scheduler.enqueue { gate.wait() }  // hold the queue so the timer cannot fire before cancel()
         scheduler.schedule(after: 0) { ran.withLock { $0 = true } }.cancel()
+        gate.signal()
         let done = DispatchSemaphore(value: 0)
         scheduler.schedule(after: 0.01) { done.signal() }
         #expect(done.wait(timeout: .now() + 10) == .success)
