@@ -38,6 +38,12 @@ let package = Package(
                 .target(name: "CJoryioCurl", condition: .when(platforms: [.linux, .android])),
             ]
         ),
+        module("JoryioDelivery", "Delivery", ["JoryioCore"]),
+        module(
+            "Joryio",
+            "Joryio",
+            ["JoryioCore", "JoryioStorage", "JoryioTransport", "JoryioDelivery"]
+        ),
         module("JoryioTesting", "TestSupport", ["JoryioCore"]),
 
         .executableTarget(

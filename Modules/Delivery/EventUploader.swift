@@ -1,0 +1,281 @@
+package import Foundation
+package import JoryioCore
+
+/// Sends stored events: batching triggers, one request in flight, splitting, retry and backoff.
+///
+/// Runs entirely on the engine's scheduler: every method must be called there, and transport
+/// completions are sent back to it. Events leave the store only when the server accepted them,
+/// rejected them permanently (alone, or in `rejectedIndices`), or when capacity evicts them.
+package final class EventUploader: Sendable {
+    /// Batching and retry settings (already clamped by the configuration).
+    package struct Settings: Sendable {
+        /// Events per request and the count that triggers a send (BATCH-1).
+        package var batchSize: Int
+        /// The longest an event waits before a send is triggered (BATCH-2).
+        package var flushInterval: TimeInterval
+        /// Send as soon as an event is stored (BATCH-3).
+        package var sendImmediately: Bool
+        /// Retries armed by the SDK itself before it waits for the next trigger (GAP-18).
+        package var maxRetries: Int
+        /// The backoff schedule (BATCH-18).
+        package var backoff: BackoffPolicy
+        /// Uncompressed body budget per request (BATCH-5).
+        package var maxBatchBytes: Int = 921_600
+
+        /// Creates settings.
+        package init(batchSize: Int, flushInterval: TimeInterval, sendImmediately: Bool, maxRetries: Int, backoff: BackoffPolicy) {
+            self.batchSize = batchSize
+            self.flushInterval = flushInterval
+            self.sendImmediately = sendImmediately
+            self.maxRetries = maxRetries
+            self.backoff = backoff
+        }
+    }
+
+    /// Why a send was asked for.
+    package enum Trigger: Sendable, Equatable {
+        /// `flush()`: skips the SDK's own backoff, never `Retry-After` (BATCH-11).
+        case flush
+        /// The app went to the background, the flush interval elapsed, or a backoff timer fired.
+        case timer
+        /// `batchSize` events are waiting, or `sendImmediately` is on.
+        case size
+    }
+
+    private struct State {
+        var inFlight = false
+        var splitHalves: [[QueueRecord]] = []
+        var consecutiveFailures = 0
+        var backoffUntil: Date?
+        var retryAfterUntil: Date?
+        var stopped = false
+        var draining = false
+        var triggeredWhileBusy: Trigger?
+        var intervalTimer: (any Cancellable)?
+        var retryTimer: (any Cancellable)?
+        var retryTimerDue: Date?
+    }
+
+    private let store: any QueueStore
+    private let transport: any Transport
+    private let scheduler: any Scheduler
+    private let clock: any Clock
+    private let jitter: any JitterSource
+    private let logger: Logger
+    private let builder: BatchRequestBuilder
+    private let settings: Settings
+    private let onResult: @Sendable (JoryioTransportError?) -> Void
+    private let state = Locked(State())
+
+    /// Creates an uploader; `onResult` hears every request's failure, or `nil` after a success.
+    package init(
+        store: any QueueStore,
+        transport: any Transport,
+        scheduler: any Scheduler,
+        clock: any Clock,
+        jitter: any JitterSource,
+        logger: Logger,
+        builder: BatchRequestBuilder,
+        settings: Settings,
+        onResult: @escaping @Sendable (JoryioTransportError?) -> Void
+    ) {
+        self.store = store
+        self.transport = transport
+        self.scheduler = scheduler
+        self.clock = clock
+        self.jitter = jitter
+        self.logger = logger
+        self.builder = builder
+        self.settings = settings
+        self.onResult = onResult
+    }
+
+    /// Whether 402/403 stopped event sending for this session.
+    package var isStopped: Bool { self.state.withLock { $0.stopped } }
+
+    /// Whether a request is on the wire.
+    package var isSending: Bool { self.state.withLock { $0.inFlight } }
+
+    /// Called after events were stored; `queued` is the store's count afterwards.
+    package func eventsStored(queued: Int) {
+        if self.settings.sendImmediately || queued >= self.settings.batchSize {
+            self.trigger(.size)
+            return
+        }
+        let needsTimer = self.state.withLock { $0.intervalTimer == nil }
+        guard needsTimer else { return }
+        let timer = self.scheduler.schedule(after: self.settings.flushInterval) { [self] in
+            self.state.withLock { $0.intervalTimer = nil }
+            self.trigger(.timer)
+        }
+        self.state.withLock { $0.intervalTimer = timer }
+    }
+
+    /// Asks for a send. A flush or timer drains the whole queue, one request at a time.
+    package func trigger(_ trigger: Trigger) {
+        let now = self.clock.now()
+        enum Decision { case ignore, wait(Date), send }
+        let decision: Decision = self.state.withLock { state in
+            if state.stopped { return .ignore }
+            if trigger != .size { state.draining = true }
+            if state.inFlight {
+                state.triggeredWhileBusy = trigger == .flush ? .flush : (state.triggeredWhileBusy ?? trigger)
+                return .ignore
+            }
+            if let until = state.retryAfterUntil, until > now { return .wait(until) }
+            if trigger != .flush, let until = state.backoffUntil, until > now { return .wait(until) }
+            return .send
+        }
+        switch decision {
+        case .ignore: return
+        case .wait(let until): self.armRetryTimer(at: until, now: now)
+        case .send: self.sendNext()
+        }
+    }
+
+    // MARK: - Sending
+
+    private func sendNext() {
+        let halves = self.state.withLock { state -> [QueueRecord]? in
+            state.splitHalves.isEmpty ? nil : state.splitHalves.removeFirst()
+        }
+        let records: [QueueRecord]
+        if let halves {
+            records = halves
+        } else {
+            do {
+                records = try self.store.peek(
+                    limit: self.settings.batchSize,
+                    maxBytes: self.settings.maxBatchBytes - BatchRequestBuilder.overhead()
+                )
+            } catch {
+                self.logger.error("cannot read queued events: \(error)")
+                return
+            }
+        }
+        guard !records.isEmpty else {
+            self.state.withLock { $0.draining = false }
+            return
+        }
+        self.state.withLock { $0.inFlight = true }
+        let request = self.builder.request(for: records, sentAt: self.clock.now())
+        self.logger.debug("sending \(records.count) events (\(request.body?.count ?? 0) bytes)")
+        self.transport.send(request) { [self] result in
+            self.scheduler.enqueue { self.handle(result, records: records, fromSplit: halves != nil) }
+        }
+    }
+
+    private func handle(_ result: Result<HTTPResponse, TransportError>, records: [QueueRecord], fromSplit: Bool) {
+        let now = self.clock.now()
+        let outcome = BatchOutcome.classify(result, count: records.count, now: now)
+        self.state.withLock { $0.inFlight = false }
+        var continueNow = false
+        switch outcome {
+        case .delivered(let rejected, let failed):
+            self.onResult(nil)
+            let remove = records.indices.filter { !failed.contains($0) }.map { records[$0].id }
+            self.remove(remove)
+            if !rejected.isEmpty {
+                self.logger.warning("dropped \(rejected.count) events the server rejected (rejectedIndices)")
+            }
+            if failed.isEmpty {
+                self.state.withLock {
+                    $0.consecutiveFailures = 0
+                    $0.backoffUntil = nil
+                }
+                continueNow = true
+            } else {
+                self.logger.warning("\(failed.count) events failed on the server; kept for retry")
+                self.backOff(retryAfter: nil, now: now)
+            }
+        case .split(let status):
+            self.onResult(.http(status: status, body: nil))
+            if records.count == 1, let only = records.first {
+                self.logger.warning("dropped an event the server rejected on its own (HTTP \(status))")
+                self.remove([only.id])
+            } else {
+                let middle = records.count / 2
+                self.state.withLock { $0.splitHalves.insert(contentsOf: [Array(records[..<middle]), Array(records[middle...])], at: 0) }
+                self.logger.info("HTTP \(status) for \(records.count) events; resending in halves")
+            }
+            continueNow = true
+        case .retry(let error, let retryAfter):
+            self.onResult(error)
+            if fromSplit {
+                self.state.withLock { $0.splitHalves.insert(records, at: 0) }
+            }
+            self.logger.warning("sending \(records.count) events failed (\(error)); all kept")
+            self.backOff(retryAfter: retryAfter, now: now)
+        case .stop(let status):
+            self.onResult(.http(status: status, body: nil))
+            self.state.withLock {
+                $0.stopped = true
+                $0.intervalTimer?.cancel()
+                $0.retryTimer?.cancel()
+            }
+            self.logger.error("HTTP \(status): event sending stopped for this session; \(records.count)+ events kept")
+            return
+        }
+        let next: Trigger? = self.state.withLock { state in
+            defer { state.triggeredWhileBusy = nil }
+            if continueNow, !state.splitHalves.isEmpty { return .timer }
+            if let pending = state.triggeredWhileBusy { return pending }
+            return continueNow && state.draining ? .timer : nil
+        }
+        if let next {
+            self.trigger(next)
+        } else if continueNow, ((try? self.store.count()) ?? 0) >= self.settings.batchSize {
+            self.trigger(.size)
+        }
+    }
+
+    private func remove(_ ids: [Int64]) {
+        do {
+            try self.store.remove(ids: ids)
+        } catch {
+            // They stay queued and are sent again; the server drops the duplicates by messageId.
+            self.logger.error("cannot delete delivered events: \(error)")
+        }
+    }
+
+    // MARK: - Backoff
+
+    private func backOff(retryAfter: TimeInterval?, now: Date) {
+        let (failures, due) = self.state.withLock { state -> (Int, Date) in
+            state.consecutiveFailures += 1
+            let delay = self.settings.backoff.delay(
+                afterFailures: state.consecutiveFailures,
+                jitter: self.jitter.next(),
+                retryAfter: retryAfter
+            )
+            state.backoffUntil = now.addingTimeInterval(delay)
+            if let retryAfter {
+                state.retryAfterUntil = now.addingTimeInterval(retryAfter)
+            }
+            return (state.consecutiveFailures, now.addingTimeInterval(delay))
+        }
+        if failures <= self.settings.maxRetries {
+            self.armRetryTimer(at: due, now: now)
+        } else {
+            self.logger.info("\(failures) failures in a row; waiting for the next flush trigger")
+        }
+    }
+
+    private func armRetryTimer(at due: Date, now: Date) {
+        let alreadyArmed = self.state.withLock { state -> Bool in
+            if let armed = state.retryTimerDue, armed <= due, armed > now { return true }
+            state.retryTimer?.cancel()
+            state.retryTimerDue = due
+            return false
+        }
+        guard !alreadyArmed else { return }
+        let timer = self.scheduler.schedule(after: due.timeIntervalSince(now)) { [self] in
+            self.state.withLock {
+                $0.retryTimer = nil
+                $0.retryTimerDue = nil
+            }
+            self.trigger(.timer)
+        }
+        self.state.withLock { $0.retryTimer = timer }
+    }
+}

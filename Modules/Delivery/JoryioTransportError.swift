@@ -1,0 +1,29 @@
+/// Why the most recent request failed (``Joryio/lastTransportError``, BATCH-16, GAP-47).
+public enum JoryioTransportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No response arrived: the host was unreachable, the connection dropped or TLS failed.
+    case network(String)
+    /// No response arrived within `requestTimeout`.
+    case timeout
+    /// The server answered with a non-success status; `body` is its text, cut to 512 characters.
+    case http(status: Int, body: String?)
+    /// The server answered 2xx with `success: false`.
+    case server(message: String?)
+
+    /// Whether the SDK retries after this failure (everything except permanent rejections).
+    public var isRetryable: Bool {
+        switch self {
+        case .network, .timeout, .server: true
+        case .http(let status, _): !(status == 400 || status == 402 || status == 403 || status == 413 || status == 422)
+        }
+    }
+
+    /// A short description such as `HTTP 503`.
+    public var description: String {
+        switch self {
+        case .network(let message): "network error: \(message)"
+        case .timeout: "request timed out"
+        case .http(let status, _): "HTTP \(status)"
+        case .server(let message): "server reported failure\(message.map { ": \($0)" } ?? "")"
+        }
+    }
+}

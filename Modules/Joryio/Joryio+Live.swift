@@ -1,0 +1,117 @@
+internal import Foundation
+package import JoryioCore
+internal import JoryioDelivery
+internal import JoryioStorage
+internal import JoryioTransport
+
+/// The one composition root: production backends for every seam.
+extension JoryioEnvironment {
+    /// The SDK version sent in `User-Agent`.
+    package static let sdkVersion = "0.1.0"
+
+    /// The production environment: a serial queue, the system clock, libcurl (Linux) or
+    /// URLSession (Apple), and the stores chosen by the configuration.
+    package static func live() -> JoryioEnvironment {
+        JoryioEnvironment(
+            scheduler: SerialQueueScheduler(label: "io.joryio.engine"),
+            clock: SystemClock(),
+            identifiers: UUIDGenerator(),
+            jitter: SystemJitter(),
+            makeTransport: { _ in Self.platformTransport() },
+            openStores: { config, sdkKey, logger in Self.openStores(config: config, sdkKey: sdkKey, clock: SystemClock(), logger: logger) },
+            gzip: { try? Gzip.compress($0) },
+            userAgent: Self.userAgent()
+        )
+    }
+
+    private static func platformTransport() -> any Transport {
+        #if os(Linux) || os(Android)
+        CurlTransport()
+        #else
+        URLSessionTransport()
+        #endif
+    }
+
+    /// Opens the stores `config.storage` names; any failure falls back to memory with an error log,
+    /// so the SDK keeps working.
+    package static func openStores(config: JoryioConfig, sdkKey: String, clock: any Clock, logger: Logger) -> JoryioStores {
+        let capacity = config.maxQueueSize
+        let keyName = "events-" + Self.fingerprint(sdkKey)
+        func settings(_ directory: URL) -> any KeyValueStore {
+            do {
+                return try FileKeyValueStore(fileURL: directory.appendingPathComponent("joryio-settings.json"), clock: clock, logger: logger)
+            } catch {
+                logger.error("cannot open the settings file (\(error)); settings last for this process only")
+                return InMemoryKeyValueStore()
+            }
+        }
+        do {
+            switch config.storage {
+            case .inMemory:
+                return JoryioStores(events: InMemoryQueueStore(capacity: capacity), keyValue: InMemoryKeyValueStore())
+            case .custom(let store):
+                let directory = try Self.directory(nil)
+                return JoryioStores(events: store, keyValue: settings(directory))
+            case .files(let preferred):
+                let directory = try Self.directory(preferred)
+                let events = try FileQueueStore(directory: directory.appendingPathComponent(keyName), capacity: capacity, logger: logger)
+                return JoryioStores(events: events, keyValue: settings(directory))
+            case .sqlite(let preferred):
+                let directory = try Self.directory(preferred)
+                let database = try SQLiteDatabase(fileURL: directory.appendingPathComponent(keyName + ".sqlite"), clock: clock, logger: logger)
+                return JoryioStores(
+                    events: SQLiteQueueStore(database: database, queue: "events", capacity: capacity),
+                    keyValue: settings(directory)
+                )
+            }
+        } catch {
+            logger.error("cannot open the event queue (\(error)); events are kept in memory for this process only")
+            return JoryioStores(events: InMemoryQueueStore(capacity: capacity), keyValue: InMemoryKeyValueStore())
+        }
+    }
+
+    /// `preferred`, or the platform's data directory, created with mode 0700.
+    private static func directory(_ preferred: URL?) throws -> URL {
+        let directory: URL
+        if let preferred {
+            directory = preferred
+        } else {
+            #if os(Linux) || os(Android)
+            let environment = ProcessInfo.processInfo.environment
+            let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+                ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
+            directory = base.appendingPathComponent("joryio", isDirectory: true)
+            #else
+            let base = try FileManager.default.url(for: .applicationSupportDirectory, in: .userDomainMask, appropriateFor: nil, create: true)
+            directory = base.appendingPathComponent("joryio", isDirectory: true)
+            #endif
+        }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return directory
+    }
+
+    /// A short stable fingerprint of the SDK key (FNV-1a), so two workspaces never share a queue and
+    /// the key itself never appears in a file name.
+    private static func fingerprint(_ key: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    private static func userAgent() -> String {
+        let version = ProcessInfo.processInfo.operatingSystemVersion
+        #if os(Linux)
+        let os = "Linux"
+        #elseif os(iOS)
+        let os = "iOS"
+        #elseif os(macOS)
+        let os = "macOS"
+        #else
+        let os = "Unknown"
+        #endif
+        return "joryio-swift/\(Self.sdkVersion) (\(os) \(version.majorVersion).\(version.minorVersion).\(version.patchVersion))"
+    }
+}

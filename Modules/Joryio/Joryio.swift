@@ -1,0 +1,161 @@
+internal import Foundation
+internal import JoryioCore
+public import JoryioDelivery
+
+/// The Joryio SDK: event tracking with a durable offline queue.
+///
+/// Use the shared instance in apps (`Joryio.shared.initialize(...)`), or create more instances for
+/// extra workspaces and tests. Every public method is safe to call from any thread and before
+/// ``initialize(sdkKey:apiHost:config:)``: calls return at once and run in order on the SDK's own
+/// serial engine.
+public final class Joryio: Sendable {
+    /// The shared instance apps use.
+    public static let shared = Joryio()
+
+    private struct State {
+        var engine: JoryioEngine?
+        var preInit: [@Sendable (JoryioEngine) -> Void] = []
+        var droppedBeforeInit = 0
+    }
+
+    /// Calls that collect or send, kept until `initialize()` (INIT-6).
+    package static let preInitCapacity = 1000
+
+    private let environment: JoryioEnvironment
+    private let state = Locked(State())
+    private let snapshot = Locked(JoryioSnapshot())
+    private let plugins = Locked<[any JoryioEventPlugin]>([])
+
+    /// Creates an independent SDK instance with the production environment.
+    public convenience init() {
+        self.init(environment: .live())
+    }
+
+    /// Creates an instance over an explicit environment (tests, benchmarks).
+    package init(environment: JoryioEnvironment) {
+        self.environment = environment
+    }
+
+    // MARK: - Lifecycle
+
+    /// Starts the SDK with the SDK key (`jry_sdk_…`), the API base URL and an optional configuration.
+    ///
+    /// The host must be `https`; plain `http` is accepted for loopback hosts only. A rejected key or
+    /// host is logged and the SDK stays uninitialised (calls keep waiting); a second successful call
+    /// is ignored (INIT-2).
+    public func initialize(sdkKey: String, apiHost: String, config: JoryioConfig = JoryioConfig()) {
+        let (clamped, adjustments) = config.clamped()
+        let logger = Logger(sink: clamped.logSink, minimumLevel: clamped.effectiveLogLevel, module: "joryio")
+        guard InitializationCheck.isValidKey(sdkKey) else {
+            logger.error("initialize: the SDK key is malformed (expected jry_sdk_…); the SDK is not started")
+            return
+        }
+        guard let endpoint = InitializationCheck.endpoint(apiHost) else {
+            logger.error("initialize: apiHost must be an https URL (http only for loopback); the SDK is not started")
+            return
+        }
+        self.state.withLock { state in
+            guard state.engine == nil else {
+                logger.warning("initialize: already initialized; this call is ignored")
+                return
+            }
+            for adjustment in adjustments {
+                logger.warning("config: \(adjustment)")
+            }
+            self.snapshot.withLock { $0.apiEndpoint = endpoint.absoluteString }
+            let engine = JoryioEngine(
+                config: clamped,
+                sdkKey: sdkKey,
+                apiEndpoint: endpoint,
+                environment: self.environment,
+                plugins: self.plugins,
+                snapshot: self.snapshot
+            )
+            state.engine = engine
+            let buffered = state.preInit
+            let dropped = state.droppedBeforeInit
+            state.preInit = []
+            self.environment.scheduler.enqueue {
+                engine.start()
+                if dropped > 0 {
+                    engine.log.warning("\(dropped) calls made before initialize() were dropped (at most \(Self.preInitCapacity) are kept)")
+                }
+                for call in buffered { call(engine) }
+            }
+            LifecycleObserver.observe(engine: engine, scheduler: self.environment.scheduler)
+        }
+    }
+
+    /// The API base URL the SDK sends to, or `""` before initialization.
+    public var currentApiEndpoint: String {
+        self.snapshot.withLock { $0.apiEndpoint }
+    }
+
+    /// The most recent request failure, or `nil` after a success (BATCH-16).
+    public var lastTransportError: JoryioTransportError? {
+        self.snapshot.withLock { $0.lastTransportError }
+    }
+
+    /// Sends queued events now, skipping the SDK's own backoff but never a server's `Retry-After`.
+    public func flush() {
+        self.submit { $0.flush() }
+    }
+
+    /// The number of events waiting on the device (0 before initialization).
+    public func getQueueSize() -> Int {
+        self.snapshot.withLock { $0.queueSize }
+    }
+
+    // MARK: - Events
+
+    /// Records an event with optional properties.
+    ///
+    /// Properties may hold strings, numbers, booleans, `Date`, `URL`, `nil`/`NSNull` and nested
+    /// arrays and dictionaries of those. Non-finite numbers are dropped with a warning; an event the
+    /// server would reject (empty or over-long name, properties over 50 KB, over 200 keys or
+    /// nested deeper than 5 levels) is dropped with a log line.
+    public func track(_ name: String, properties: [String: Any]? = nil) {
+        let timestamp = self.environment.clock.now()
+        let conversion = properties.map(JSONValue.convert) ?? JSONValue.Conversion(value: [:], dropped: [])
+        self.submit { $0.track(name: name, conversion: conversion, timestamp: timestamp) }
+    }
+
+    /// Records a `Screen Viewed` event with `screen_name` set to `name`, merged with `properties`.
+    public func trackScreen(_ name: String, properties: [String: Any]? = nil) {
+        let timestamp = self.environment.clock.now()
+        var conversion = properties.map(JSONValue.convert) ?? JSONValue.Conversion(value: [:], dropped: [])
+        conversion.value["screen_name"] = .string(name)
+        let screen = conversion
+        self.submit { $0.track(name: "Screen Viewed", conversion: screen, timestamp: timestamp) }
+    }
+
+    /// Adds a plugin that sees every later event before it is stored, after those added before it.
+    public func add(plugin: any JoryioEventPlugin) {
+        self.plugins.withLock { $0.append(plugin) }
+    }
+
+    // MARK: - Platform
+
+    /// Tells the SDK the app moved to the background, which sends queued events. Apple platforms
+    /// call it automatically; command-line tools and services may call it before they exit.
+    public func applicationDidEnterBackground() {
+        self.submit { $0.enteredBackground() }
+    }
+
+    // MARK: - Engine access
+
+    /// Runs `call` on the engine, or keeps it until `initialize()` (at most 1000, oldest dropped).
+    private func submit(_ call: @escaping @Sendable (JoryioEngine) -> Void) {
+        self.state.withLock { state in
+            if let engine = state.engine {
+                self.environment.scheduler.enqueue { call(engine) }
+                return
+            }
+            if state.preInit.count >= Self.preInitCapacity {
+                state.preInit.removeFirst()
+                state.droppedBeforeInit += 1
+            }
+            state.preInit.append(call)
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package import Foundation
+package import JoryioCore
+package import JoryioDelivery
+
+/// The stores one SDK instance works with.
+package struct JoryioStores: Sendable {
+    /// The event queue.
+    package var events: any QueueStore
+    /// Settings and ids (STORE-1, STORE-2).
+    package var keyValue: any KeyValueStore
+
+    /// Creates the set.
+    package init(events: any QueueStore, keyValue: any KeyValueStore) {
+        self.events = events
+        self.keyValue = keyValue
+    }
+}
+
+/// Everything that touches the outside world, given to a ``Joryio`` instance once.
+///
+/// Production uses ``live()``; tests build one with a manual scheduler, a stub or real transport
+/// and stores in a temporary directory.
+package struct JoryioEnvironment: Sendable {
+    /// The engine's serial executor.
+    package var scheduler: any Scheduler
+    /// Timestamps.
+    package var clock: any Clock
+    /// Message ids and anonymous ids.
+    package var identifiers: any IdentifierGenerator
+    /// Backoff jitter.
+    package var jitter: any JitterSource
+    /// The HTTP transport for a configuration.
+    package var makeTransport: @Sendable (JoryioConfig) -> any Transport
+    /// Opens the stores for a configuration and SDK key; never fails (falls back to memory).
+    package var openStores: @Sendable (JoryioConfig, _ sdkKey: String, Logger) -> JoryioStores
+    /// Gzip for request bodies.
+    package var gzip: @Sendable (Data) -> Data?
+    /// `User-Agent` for every request.
+    package var userAgent: String
+
+    /// Creates an environment.
+    package init(
+        scheduler: any Scheduler,
+        clock: any Clock,
+        identifiers: any IdentifierGenerator,
+        jitter: any JitterSource,
+        makeTransport: @escaping @Sendable (JoryioConfig) -> any Transport,
+        openStores: @escaping @Sendable (JoryioConfig, String, Logger) -> JoryioStores,
+        gzip: @escaping @Sendable (Data) -> Data?,
+        userAgent: String
+    ) {
+        self.scheduler = scheduler
+        self.clock = clock
+        self.identifiers = identifiers
+        self.jitter = jitter
+        self.makeTransport = makeTransport
+        self.openStores = openStores
+        self.gzip = gzip
+        self.userAgent = userAgent
+    }
+}
