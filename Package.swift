@@ -21,7 +21,9 @@ let package = Package(
     platforms: [.iOS(.v14), .macOS(.v11)],
     products: [
         .library(name: "JoryioTesting", targets: ["JoryioTesting"]),
+        .library(name: "Joryio", targets: ["Joryio"]),
         .executable(name: "joryio-demo", targets: ["joryio-demo"]),
+        .executable(name: "joryio-bench", targets: ["joryio-bench"]),
     ],
     targets: [
         system("CJoryioSQLite", pkgConfig: "sqlite3", apt: "libsqlite3-dev"),
@@ -52,6 +54,25 @@ let package = Package(
             path: "Tools/Demo"
         ),
 
+        .executableTarget(
+            name: "joryio-bench",
+            dependencies: ["Joryio", "JoryioCore", "JoryioDelivery", "JoryioStorage", "JoryioTransport", "JoryioTesting"],
+            path: "Tools/Benchmarks"
+        ),
+
+        .testTarget(name: "JoryioDeliveryTests", dependencies: ["JoryioDelivery", "JoryioCore", "JoryioTesting"]),
+        .testTarget(
+            name: "JoryioIntegrationTests",
+            dependencies: [
+                "Joryio", "JoryioCore", "JoryioDelivery", "JoryioStorage", "JoryioTransport", "JoryioTesting",
+            ]
+        ),
+        .testTarget(
+            name: "JoryioTests",
+            dependencies: [
+                "Joryio", "JoryioCore", "JoryioDelivery", "JoryioStorage", "JoryioTransport", "JoryioTesting",
+            ]
+        ),
         .testTarget(name: "JoryioCoreTests", dependencies: ["JoryioCore", "JoryioTesting"]),
         .testTarget(name: "JoryioStorageTests", dependencies: ["JoryioCore", "JoryioStorage", "JoryioTesting"]),
         .testTarget(

@@ -172,9 +172,9 @@ package final class EventUploader: Sendable {
         var continueNow = false
         switch outcome {
         case .delivered(let rejected, let failed):
-            self.onResult(nil)
             let remove = records.indices.filter { !failed.contains($0) }.map { records[$0].id }
             self.remove(remove)
+            self.onResult(nil)
             if !rejected.isEmpty {
                 self.logger.warning("dropped \(rejected.count) events the server rejected (rejectedIndices)")
             }
@@ -189,11 +189,12 @@ package final class EventUploader: Sendable {
                 self.backOff(retryAfter: nil, now: now)
             }
         case .split(let status):
-            self.onResult(.http(status: status, body: nil))
             if records.count == 1, let only = records.first {
                 self.logger.warning("dropped an event the server rejected on its own (HTTP \(status))")
                 self.remove([only.id])
+                self.onResult(.http(status: status, body: nil))
             } else {
+                self.onResult(.http(status: status, body: nil))
                 let middle = records.count / 2
                 self.state.withLock { $0.splitHalves.insert(contentsOf: [Array(records[..<middle]), Array(records[middle...])], at: 0) }
                 self.logger.info("HTTP \(status) for \(records.count) events; resending in halves")

@@ -1,0 +1,6 @@
+import Joryio
+import JoryioCore
+import JoryioDelivery
+import JoryioStorage
+import JoryioTesting
+import JoryioTransport
