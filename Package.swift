@@ -50,7 +50,7 @@ let package = Package(
 
         .executableTarget(
             name: "joryio-demo",
-            dependencies: ["JoryioCore", "JoryioStorage", "JoryioTransport", "JoryioTesting"],
+            dependencies: ["Joryio", "JoryioCore", "JoryioTesting"],
             path: "Tools/Demo"
         ),
 

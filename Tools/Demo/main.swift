@@ -1,84 +1,86 @@
-// The demo behind `make demo`: the SDK foundation doing its main job against the local sandbox.
+// The demo behind `make demo`: the SDK doing its main job against the local sandbox backend.
 //
-// It starts the sandbox backend, records events into the SQLite queue, survives a scripted server
-// outage (503 with Retry-After) without losing anything, delivers every event in gzip-compressed
-// batches over real HTTP, and prints what the sandbox received. It grows with each issue.
+// It starts the sandbox, initializes the SDK with SQLite as the store, tracks events through a
+// scripted outage (503 with Retry-After) and through "ingestion paused" (402) followed by an app
+// restart, and prints what the sandbox received: every event exactly once. It grows with each issue.
 
 import Foundation
+import Joryio
 import JoryioCore
-import JoryioStorage
 import JoryioTesting
-import JoryioTransport
 
 func run() throws {
-    print("Joryio demo: the SDK foundation against the local sandbox backend\n")
-
+    print("Joryio demo: the SDK against the local sandbox backend\n")
     let sandbox = try SandboxServer()
     defer { sandbox.stop() }
-    print("sandbox backend:  \(sandbox.baseURL.absoluteString)  (open it in a browser to watch requests)")
-    print("SDK apiHost:      \(sandbox.apiHost.absoluteString)")
+    print("sandbox backend: \(sandbox.baseURL.absoluteString)  (open it in a browser to watch requests)")
 
     let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("joryio-demo-\(UUIDGenerator().next())", isDirectory: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    let logger = Logger(sink: StandardErrorLogSink(), minimumLevel: .warning, module: "demo")
-    let database = try SQLiteDatabase(
-        fileURL: directory.appendingPathComponent("joryio.sqlite"),
-        clock: SystemClock(),
-        logger: logger
-    )
-    let queue = SQLiteQueueStore(database: database, queue: "events", capacity: 1000)
-    print("queue store:      SQLite at \(directory.path)/joryio.sqlite (WAL: \(try database.journalMode()))\n")
+    let config = JoryioConfig(flushInterval: 1, logLevel: .warning, storage: .sqlite(directory: directory))
+    let sdkKey = "jry_sdk_ios_demo_0123456789"
+    print("queue store:     SQLite in \(directory.path)\n")
 
-    let warnings = InMemoryLogSink()
-    let recorder = DemoEventRecorder(
-        anonymousId: UUIDGenerator().next(),
-        sessionId: UUIDGenerator().next(),
-        logger: warnings.logger(minimumLevel: .warning, module: "track")
-    )
-    let payloads = recorder.sampleEvents(count: 120)
-    let appended = try queue.append(payloads)
-    print("1. tracked \(appended.ids.count) events; queued on disk: \(try queue.count())")
-    if let first = warnings.records.first {
-        print("   \(warnings.records.count) warnings logged, e.g. \"\(first.message)\" (EVT-4: the rest of the event is kept)")
-    }
-
+    // 1. An outage: the first batch gets 503 + Retry-After: 1; nothing is lost, nothing doubled.
     try sandbox.addFault(path: "/api/v1/events", count: 1, status: 503, retryAfter: "1")
-    print("2. the sandbox will answer the next batch with 503 and Retry-After: 1\n")
+    let app = Joryio()
+    app.initialize(sdkKey: sdkKey, apiHost: sandbox.apiHost.absoluteString, config: config)
+    print("1. tracking 120 events; the sandbox answers the first batch with 503 and Retry-After: 1")
+    for index in 0..<120 {
+        app.track(
+            ["Product Viewed", "Added to Cart", "Feature Used"][index % 3],
+            properties: ["index": index, "price": 9.99 + Double(index), "sku": "sku-\(index % 7)", "at": Date()]
+        )
+    }
+    app.trackScreen("Checkout", properties: ["step": 2])
+    print("   invalid calls are logged and dropped, never thrown:")
+    app.track("")
+    app.track("Rating", properties: ["score": Double.nan, "stars": 4])
+    app.flush()
+    try waitUntil("the sandbox has all 122 valid events") { (try? sandbox.events().count) == 122 }
+    print("   queue size now \(app.getQueueSize()); last transport error: \(app.lastTransportError.map { "\($0)" } ?? "none")")
 
-    let uploader = DemoUploader(
-        queue: queue,
-        transport: makeTransport(logger: logger),
-        endpoint: sandbox.apiHost.appendingPathComponent("v1/events"),
-        sdkKey: "jry_sdk_ios_demo_0123456789"
-    )
-    try uploader.drain()
+    // 2. Ingestion paused: 402 stops sending for the session; events wait on disk for the next launch.
+    try sandbox.addFault(path: "/api/v1/events", count: 1, status: 402)
+    for index in 0..<30 {
+        app.track("Offline Action", properties: ["index": index])
+    }
+    app.flush()
+    try waitUntil("the 402 arrives") { app.lastTransportError == .http(status: 402, body: nil) }
+    print("\n2. the sandbox answered 402 (ingestion paused): \(app.getQueueSize()) events kept on disk, sending stopped")
+    let relaunched = Joryio()
+    relaunched.initialize(sdkKey: sdkKey, apiHost: sandbox.apiHost.absoluteString, config: config)
+    try waitUntil("the relaunched app delivers the backlog") { (try? sandbox.events().count) == 152 }
+    print("   after a relaunch over the same SQLite file: queue size \(relaunched.getQueueSize())")
 
     let requests = try sandbox.requests(path: "/api/v1/events")
     let events = try sandbox.events()
     print("\n3. what the sandbox received:")
     for request in requests {
         let count = ((request.body as? [String: Any])?["batch"] as? [Any])?.count ?? 0
-        let gzip = request.gzip ? "gzip \(request.rawBytes) B of \(request.bodyBytes) B" : "\(request.bodyBytes) B"
-        print("   #\(request.seq) POST \(request.path)  \(request.status ?? 0)  \(count) events  \(gzip)")
+        let size = request.gzip ? "gzip \(request.rawBytes) B of \(request.bodyBytes) B" : "\(request.bodyBytes) B"
+        print("   #\(request.seq) POST \(request.path)  \(request.status ?? 0)  \(count) events  \(size)")
     }
-    print("\n   events stored by the sandbox: \(events.count) of \(payloads.count) tracked (deduplicated by messageId)")
-    print("   events left in the SQLite queue: \(try queue.count())")
-    let example = events.first.flatMap { try? JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys]) }
-    print("   first event as received: \(example.map { String(decoding: $0, as: UTF8.self) } ?? "none")")
-    guard events.count == payloads.count, try queue.count() == 0 else {
-        throw DemoError("not every event arrived exactly once")
+    let expected = 120 + 1 + 1 + 30
+    let unique = Set(events.compactMap { $0["messageId"] as? String })
+    print("\n   events stored by the sandbox: \(events.count) (\(unique.count) unique messageIds) of \(expected) valid events tracked")
+    if let first = events.first, let json = try? JSONSerialization.data(withJSONObject: first, options: [.sortedKeys]) {
+        print("   first event as received: \(String(decoding: json, as: UTF8.self))")
     }
-    print("\nEvery event arrived exactly once, through an outage, from a durable queue.")
+    guard events.count == expected, unique.count == expected else {
+        throw DemoError("expected \(expected) events exactly once")
+    }
+    print("\nEvery valid event arrived exactly once, through an outage, a pause and a restart.")
 }
 
-func makeTransport(logger: Logger) -> any Transport {
-    #if os(Linux)
-    return CurlTransport(logger: logger)
-    #else
-    return URLSessionTransport(logger: logger)
-    #endif
+/// Polls `condition` every 50 ms for up to 30 s (a demo may wait on real time; tests never do).
+func waitUntil(_ what: String, _ condition: () -> Bool) throws {
+    let deadline = Date().addingTimeInterval(30)
+    while !condition() {
+        guard Date() < deadline else { throw DemoError("timed out waiting until \(what)") }
+        Thread.sleep(forTimeInterval: 0.05)
+    }
 }
 
 struct DemoError: Error, CustomStringConvertible {
@@ -86,6 +88,7 @@ struct DemoError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+setvbuf(stdout, nil, _IOLBF, 0)  // keep the SDK's log lines (stderr) in step with the story (stdout)
 do {
     try run()
 } catch {
