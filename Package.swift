@@ -41,10 +41,12 @@ let package = Package(
             ]
         ),
         module("JoryioDelivery", "Delivery", ["JoryioCore"]),
+        module("JoryioConsent", "Consent", ["JoryioCore"]),
+        module("JoryioIdentity", "Identity", ["JoryioCore"]),
         module(
             "Joryio",
             "Joryio",
-            ["JoryioCore", "JoryioStorage", "JoryioTransport", "JoryioDelivery"]
+            ["JoryioCore", "JoryioStorage", "JoryioTransport", "JoryioDelivery", "JoryioConsent", "JoryioIdentity"]
         ),
         module("JoryioTesting", "TestSupport", ["JoryioCore"]),
 
@@ -60,6 +62,8 @@ let package = Package(
             path: "Tools/Benchmarks"
         ),
 
+        .testTarget(name: "JoryioConsentTests", dependencies: ["JoryioConsent"]),
+        .testTarget(name: "JoryioIdentityTests", dependencies: ["JoryioIdentity"]),
         .testTarget(name: "JoryioDeliveryTests", dependencies: ["JoryioDelivery", "JoryioCore", "JoryioTesting"]),
         .testTarget(
             name: "JoryioIntegrationTests",

@@ -2,3 +2,4 @@
 // JSONValue, QueueStore, JoryioTransportError …) come with it.
 @_exported public import JoryioCore
 @_exported public import JoryioDelivery
+@_exported public import JoryioConsent

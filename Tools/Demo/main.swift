@@ -10,23 +10,23 @@ import JoryioCore
 import JoryioTesting
 
 func run() throws {
-    print("Joryio demo: the SDK against the local sandbox backend\n")
+    say("Joryio demo: the SDK against the local sandbox backend\n")
     let sandbox = try SandboxServer()
     defer { sandbox.stop() }
-    print("sandbox backend: \(sandbox.baseURL.absoluteString)  (open it in a browser to watch requests)")
+    say("sandbox backend: \(sandbox.baseURL.absoluteString)  (open it in a browser to watch requests)")
 
     let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("joryio-demo-\(UUIDGenerator().next())", isDirectory: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let config = JoryioConfig(flushInterval: 1, logLevel: .warning, storage: .sqlite(directory: directory))
     let sdkKey = "jry_sdk_ios_demo_0123456789"
-    print("queue store:     SQLite in \(directory.path)\n")
+    say("queue store:     SQLite in \(directory.path)\n")
 
     // 1. An outage: the first batch gets 503 + Retry-After: 1; nothing is lost, nothing doubled.
     try sandbox.addFault(path: "/api/v1/events", count: 1, status: 503, retryAfter: "1")
     let app = Joryio()
     app.initialize(sdkKey: sdkKey, apiHost: sandbox.apiHost.absoluteString, config: config)
-    print("1. tracking 120 events; the sandbox answers the first batch with 503 and Retry-After: 1")
+    say("1. tracking 120 events; the sandbox answers the first batch with 503 and Retry-After: 1")
     for index in 0..<120 {
         app.track(
             ["Product Viewed", "Added to Cart", "Feature Used"][index % 3],
@@ -34,12 +34,12 @@ func run() throws {
         )
     }
     app.trackScreen("Checkout", properties: ["step": 2])
-    print("   invalid calls are logged and dropped, never thrown:")
+    say("   invalid calls are logged and dropped, never thrown:")
     app.track("")
     app.track("Rating", properties: ["score": Double.nan, "stars": 4])
     app.flush()
     try waitUntil("the sandbox has all 122 valid events") { (try? sandbox.events().count) == 122 }
-    print("   queue size now \(app.getQueueSize()); last transport error: \(app.lastTransportError.map { "\($0)" } ?? "none")")
+    say("   queue size now \(app.getQueueSize()); last transport error: \(app.lastTransportError.map { "\($0)" } ?? "none")")
 
     // 2. Ingestion paused: 402 stops sending for the session; events wait on disk for the next launch.
     try sandbox.addFault(path: "/api/v1/events", count: 1, status: 402)
@@ -48,30 +48,36 @@ func run() throws {
     }
     app.flush()
     try waitUntil("the 402 arrives") { app.lastTransportError == .http(status: 402, body: nil) }
-    print("\n2. the sandbox answered 402 (ingestion paused): \(app.getQueueSize()) events kept on disk, sending stopped")
+    say("\n2. the sandbox answered 402 (ingestion paused): \(app.getQueueSize()) events kept on disk, sending stopped")
     let relaunched = Joryio()
     relaunched.initialize(sdkKey: sdkKey, apiHost: sandbox.apiHost.absoluteString, config: config)
     try waitUntil("the relaunched app delivers the backlog") { (try? sandbox.events().count) == 152 }
-    print("   after a relaunch over the same SQLite file: queue size \(relaunched.getQueueSize())")
+    say("   after a relaunch over the same SQLite file: queue size \(relaunched.getQueueSize())")
 
     let requests = try sandbox.requests(path: "/api/v1/events")
     let events = try sandbox.events()
-    print("\n3. what the sandbox received:")
+    say("\n3. what the sandbox received:")
     for request in requests {
         let count = ((request.body as? [String: Any])?["batch"] as? [Any])?.count ?? 0
         let size = request.gzip ? "gzip \(request.rawBytes) B of \(request.bodyBytes) B" : "\(request.bodyBytes) B"
-        print("   #\(request.seq) POST \(request.path)  \(request.status ?? 0)  \(count) events  \(size)")
+        say("   #\(request.seq) POST \(request.path)  \(request.status ?? 0)  \(count) events  \(size)")
     }
     let expected = 120 + 1 + 1 + 30
     let unique = Set(events.compactMap { $0["messageId"] as? String })
-    print("\n   events stored by the sandbox: \(events.count) (\(unique.count) unique messageIds) of \(expected) valid events tracked")
+    say("\n   events stored by the sandbox: \(events.count) (\(unique.count) unique messageIds) of \(expected) valid events tracked")
     if let first = events.first, let json = try? JSONSerialization.data(withJSONObject: first, options: [.sortedKeys]) {
-        print("   first event as received: \(String(decoding: json, as: UTF8.self))")
+        say("   first event as received: \(String(decoding: json, as: UTF8.self))")
     }
     guard events.count == expected, unique.count == expected else {
         throw DemoError("expected \(expected) events exactly once")
     }
-    print("\nEvery valid event arrived exactly once, through an outage, a pause and a restart.")
+    say("\nEvery valid event arrived exactly once, through an outage, a pause and a restart.")
+}
+
+/// Writes a line to standard output unbuffered, so the SDK's log lines (standard error) stay in
+/// step with the story.
+func say(_ line: String = "") {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
 /// Polls `condition` every 50 ms for up to 30 s (a demo may wait on real time; tests never do).
@@ -88,7 +94,6 @@ struct DemoError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-setvbuf(stdout, nil, _IOLBF, 0)  // keep the SDK's log lines (stderr) in step with the story (stdout)
 do {
     try run()
 } catch {
