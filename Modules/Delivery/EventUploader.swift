@@ -146,7 +146,7 @@ package final class EventUploader: Sendable {
             do {
                 records = try self.store.peek(
                     limit: self.settings.batchSize,
-                    maxBytes: self.settings.maxBatchBytes - BatchRequestBuilder.overhead()
+                    maxBytes: BatchRequestBuilder.payloadBudget(bodyBytes: self.settings.maxBatchBytes, limit: self.settings.batchSize)
                 )
             } catch {
                 self.logger.error("cannot read queued events: \(error)")
