@@ -97,18 +97,22 @@ package final class EventUploader: Sendable {
     package var isSending: Bool { self.state.withLock { $0.inFlight } }
 
     /// Called after events were stored; `queued` is the store's count afterwards.
+    ///
+    /// The flush-interval timer is armed even when the batch size triggers a send at once: a burst
+    /// of 120 events sends two batches of 50 now, and the remaining 20 must still leave within
+    /// `flushInterval`, not wait for the next event.
     package func eventsStored(queued: Int) {
+        let needsTimer = self.state.withLock { $0.intervalTimer == nil }
+        if needsTimer {
+            let timer = self.scheduler.schedule(after: self.settings.flushInterval) { [self] in
+                self.state.withLock { $0.intervalTimer = nil }
+                self.trigger(.timer)
+            }
+            self.state.withLock { $0.intervalTimer = timer }
+        }
         if self.settings.sendImmediately || queued >= self.settings.batchSize {
             self.trigger(.size)
-            return
         }
-        let needsTimer = self.state.withLock { $0.intervalTimer == nil }
-        guard needsTimer else { return }
-        let timer = self.scheduler.schedule(after: self.settings.flushInterval) { [self] in
-            self.state.withLock { $0.intervalTimer = nil }
-            self.trigger(.timer)
-        }
-        self.state.withLock { $0.intervalTimer = timer }
     }
 
     /// Asks for a send. A flush or timer drains the whole queue, one request at a time.
