@@ -142,6 +142,18 @@ package final class JoryioEngine: Sendable {
         }
     }
 
+    /// `trackScreen`: a `Screen Viewed` event with `screen_name` (EVT-2). The screen name is the
+    /// call's required value, so an empty one is dropped with a warning like `track("")` (EVT-3).
+    package func trackScreen(name: String, conversion: JSONValue.Conversion, timestamp: Date) {
+        guard !name.isEmpty else {
+            self.logger.warning("trackScreen dropped: the screen name is empty")
+            return
+        }
+        var screen = conversion
+        screen.value["screen_name"] = .string(name)
+        self.track(name: "Screen Viewed", conversion: screen, timestamp: timestamp)
+    }
+
     /// `flush()`: sends everything queued now, skipping the SDK's backoff but not `Retry-After`.
     package func flush() {
         self.commit()
