@@ -229,8 +229,12 @@ package final class EventUploader: Sendable {
         }
         if let next {
             self.trigger(next)
-        } else if continueNow, ((try? self.store.count()) ?? 0) >= self.settings.batchSize {
-            self.trigger(.size)
+        } else if continueNow {
+            // A full batch is still waiting, or with sendImmediately any event at all.
+            let queued = (try? self.store.count()) ?? 0
+            if queued >= self.settings.batchSize || (self.settings.sendImmediately && queued > 0) {
+                self.trigger(.size)
+            }
         }
     }
 

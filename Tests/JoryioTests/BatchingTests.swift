@@ -107,7 +107,7 @@ import Testing
         #expect(transport.requests.eventNames == ["a", "b"])
     }
 
-    @Test("sendImmediately sends each event on its own, without waiting")
+    @Test("sendImmediately sends each event on its own, as soon as it is recorded")
     func sendImmediately() {
         let transport = RecordingTransport()
         let sdk = TestSDK(transport: transport)
@@ -121,6 +121,16 @@ import Testing
         #expect(sdk.joryio.getQueueSize() == 0)
         sdk.advance(to: 60)
         #expect(transport.requests.count == 3)
+    }
+
+    @Test("sendImmediately: events recorded in the same instant share the next request (GAP-17)")
+    func sendImmediatelyBurst() {
+        let transport = RecordingTransport()
+        let sdk = TestSDK(transport: transport)
+        sdk.start(config: JoryioConfig(batchSize: 2, sendImmediately: true))
+        sdk.track(["a", "b", "c"])
+        #expect(transport.requests.map(\.eventNames) == [["a", "b"], ["c"]])
+        #expect(sdk.elapsed == 0)
     }
 
     @Test("flush() sends everything queued at once, in batches")
