@@ -54,6 +54,8 @@ package final class EventUploader: Sendable {
         var intervalTimer: (any Cancellable)?
         var retryTimer: (any Cancellable)?
         var retryTimerDue: Date?
+        /// A `flush()` is waiting for `Retry-After` only: the retry timer sends as a flush.
+        var flushWaiting = false
     }
 
     private let store: any QueueStore
@@ -126,7 +128,10 @@ package final class EventUploader: Sendable {
                 state.triggeredWhileBusy = trigger == .flush ? .flush : (state.triggeredWhileBusy ?? trigger)
                 return .ignore
             }
-            if let until = state.retryAfterUntil, until > now { return .wait(until) }
+            if let until = state.retryAfterUntil, until > now {
+                if trigger == .flush { state.flushWaiting = true }
+                return .wait(until)
+            }
             if trigger != .flush, let until = state.backoffUntil, until > now { return .wait(until) }
             return .send
         }
@@ -161,7 +166,10 @@ package final class EventUploader: Sendable {
             self.state.withLock { $0.draining = false }
             return
         }
-        self.state.withLock { $0.inFlight = true }
+        self.state.withLock {
+            $0.inFlight = true
+            $0.flushWaiting = false
+        }
         let request = self.builder.request(for: records, sentAt: self.clock.now())
         self.logger.debug("sending \(records.count) events (\(request.body?.count ?? 0) bytes)")
         self.transport.send(request) { [self] result in
@@ -279,11 +287,13 @@ package final class EventUploader: Sendable {
         }
         guard !alreadyArmed else { return }
         let timer = self.scheduler.schedule(after: due.timeIntervalSince(now)) { [self] in
-            self.state.withLock {
-                $0.retryTimer = nil
-                $0.retryTimerDue = nil
+            let flush = self.state.withLock { state -> Bool in
+                state.retryTimer = nil
+                state.retryTimerDue = nil
+                return state.flushWaiting
             }
-            self.trigger(.timer)
+            // A flush() that met Retry-After still skips the SDK's own (possibly longer) backoff.
+            self.trigger(flush ? .flush : .timer)
         }
         self.state.withLock { $0.retryTimer = timer }
     }
