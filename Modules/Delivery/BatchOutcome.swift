@@ -25,12 +25,17 @@ package enum BatchOutcome: Sendable, Equatable {
         let retryAfter = response.retryAfter(now: now)
         switch response.status {
         case 200..<300:
-            let body = JSONValue.parse(response.body)
-            if body?["success"]?.boolValue == false {
-                return .retry(.server(message: body?["error"]?.stringValue), retryAfter: retryAfter)
+            // A 2xx that is not a JSON object did not come from a Joryio server (a captive portal's
+            // login page, a misconfigured proxy): nothing says the batch was stored, so keep it.
+            // Resending is safe because the server deduplicates by messageId.
+            guard let body = JSONValue.parse(response.body), body.objectValue != nil else {
+                return .retry(.server(message: "the response is not a JSON object"), retryAfter: retryAfter)
+            }
+            if body["success"]?.boolValue == false {
+                return .retry(.server(message: body["error"]?.stringValue), retryAfter: retryAfter)
             }
             let indices = { (key: String) -> Set<Int> in
-                Set((body?[key]?.arrayValue ?? []).compactMap { $0.intValue.map(Int.init) }.filter { (0..<count).contains($0) })
+                Set((body[key]?.arrayValue ?? []).compactMap { $0.intValue.map(Int.init) }.filter { (0..<count).contains($0) })
             }
             let rejected = indices("rejectedIndices")
             return .delivered(rejected: rejected, failed: indices("failedIndices").subtracting(rejected))

@@ -53,9 +53,16 @@ package struct BatchRequestBuilder: Sendable {
         return HTTPRequest(method: "POST", url: self.endpoint, headers: headers, body: wire, timeout: self.timeout)
     }
 
-    /// The uncompressed size of the request for `records`, to respect the byte budget.
+    /// The uncompressed size of the envelope around the records (`{"sentAt":…,"batch":[` and `]}`).
     package static func overhead() -> Int {
         Self.prefix.count + 26 + Self.batchKey.count + Self.suffix.count
+    }
+
+    /// How many payload bytes a request of at most `limit` records may carry so that its
+    /// uncompressed body stays within `bodyBytes`: the envelope and the commas between records
+    /// (one fewer than `limit`) come off the budget.
+    package static func payloadBudget(bodyBytes: Int, limit: Int) -> Int {
+        bodyBytes - Self.overhead() - max(0, limit - 1)
     }
 
     private static let prefix = Array(#"{"sentAt":"#.utf8)

@@ -54,6 +54,8 @@ package final class EventUploader: Sendable {
         var intervalTimer: (any Cancellable)?
         var retryTimer: (any Cancellable)?
         var retryTimerDue: Date?
+        /// A `flush()` is waiting for `Retry-After` only: the retry timer sends as a flush.
+        var flushWaiting = false
     }
 
     private let store: any QueueStore
@@ -97,18 +99,22 @@ package final class EventUploader: Sendable {
     package var isSending: Bool { self.state.withLock { $0.inFlight } }
 
     /// Called after events were stored; `queued` is the store's count afterwards.
+    ///
+    /// The flush-interval timer is armed even when the batch size triggers a send at once: a burst
+    /// of 120 events sends two batches of 50 now, and the remaining 20 must still leave within
+    /// `flushInterval`, not wait for the next event.
     package func eventsStored(queued: Int) {
+        let needsTimer = self.state.withLock { $0.intervalTimer == nil }
+        if needsTimer {
+            let timer = self.scheduler.schedule(after: self.settings.flushInterval) { [self] in
+                self.state.withLock { $0.intervalTimer = nil }
+                self.trigger(.timer)
+            }
+            self.state.withLock { $0.intervalTimer = timer }
+        }
         if self.settings.sendImmediately || queued >= self.settings.batchSize {
             self.trigger(.size)
-            return
         }
-        let needsTimer = self.state.withLock { $0.intervalTimer == nil }
-        guard needsTimer else { return }
-        let timer = self.scheduler.schedule(after: self.settings.flushInterval) { [self] in
-            self.state.withLock { $0.intervalTimer = nil }
-            self.trigger(.timer)
-        }
-        self.state.withLock { $0.intervalTimer = timer }
     }
 
     /// Asks for a send. A flush or timer drains the whole queue, one request at a time.
@@ -122,7 +128,10 @@ package final class EventUploader: Sendable {
                 state.triggeredWhileBusy = trigger == .flush ? .flush : (state.triggeredWhileBusy ?? trigger)
                 return .ignore
             }
-            if let until = state.retryAfterUntil, until > now { return .wait(until) }
+            if let until = state.retryAfterUntil, until > now {
+                if trigger == .flush { state.flushWaiting = true }
+                return .wait(until)
+            }
             if trigger != .flush, let until = state.backoffUntil, until > now { return .wait(until) }
             return .send
         }
@@ -146,7 +155,7 @@ package final class EventUploader: Sendable {
             do {
                 records = try self.store.peek(
                     limit: self.settings.batchSize,
-                    maxBytes: self.settings.maxBatchBytes - BatchRequestBuilder.overhead()
+                    maxBytes: BatchRequestBuilder.payloadBudget(bodyBytes: self.settings.maxBatchBytes, limit: self.settings.batchSize)
                 )
             } catch {
                 self.logger.error("cannot read queued events: \(error)")
@@ -157,7 +166,10 @@ package final class EventUploader: Sendable {
             self.state.withLock { $0.draining = false }
             return
         }
-        self.state.withLock { $0.inFlight = true }
+        self.state.withLock {
+            $0.inFlight = true
+            $0.flushWaiting = false
+        }
         let request = self.builder.request(for: records, sentAt: self.clock.now())
         self.logger.debug("sending \(records.count) events (\(request.body?.count ?? 0) bytes)")
         self.transport.send(request) { [self] result in
@@ -225,8 +237,12 @@ package final class EventUploader: Sendable {
         }
         if let next {
             self.trigger(next)
-        } else if continueNow, ((try? self.store.count()) ?? 0) >= self.settings.batchSize {
-            self.trigger(.size)
+        } else if continueNow {
+            // A full batch is still waiting, or with sendImmediately any event at all.
+            let queued = (try? self.store.count()) ?? 0
+            if queued >= self.settings.batchSize || (self.settings.sendImmediately && queued > 0) {
+                self.trigger(.size)
+            }
         }
     }
 
@@ -271,11 +287,13 @@ package final class EventUploader: Sendable {
         }
         guard !alreadyArmed else { return }
         let timer = self.scheduler.schedule(after: due.timeIntervalSince(now)) { [self] in
-            self.state.withLock {
-                $0.retryTimer = nil
-                $0.retryTimerDue = nil
+            let flush = self.state.withLock { state -> Bool in
+                state.retryTimer = nil
+                state.retryTimerDue = nil
+                return state.flushWaiting
             }
-            self.trigger(.timer)
+            // A flush() that met Retry-After still skips the SDK's own (possibly longer) backoff.
+            self.trigger(flush ? .flush : .timer)
         }
         self.state.withLock { $0.retryTimer = timer }
     }

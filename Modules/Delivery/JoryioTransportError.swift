@@ -6,7 +6,8 @@ public enum JoryioTransportError: Error, Sendable, Equatable, CustomStringConver
     case timeout
     /// The server answered with a non-success status; `body` is its text, cut to 512 characters.
     case http(status: Int, body: String?)
-    /// The server answered 2xx with `success: false`.
+    /// The server answered 2xx without confirming the batch: `success: false`, or a body that is
+    /// not a JSON object.
     case server(message: String?)
 
     /// Whether the SDK retries after this failure (everything except permanent rejections).

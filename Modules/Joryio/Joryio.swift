@@ -121,12 +121,11 @@ public final class Joryio: Sendable {
     }
 
     /// Records a `Screen Viewed` event with `screen_name` set to `name`, merged with `properties`.
+    /// An empty screen name logs a warning and records nothing.
     public func trackScreen(_ name: String, properties: [String: Any]? = nil) {
         let timestamp = self.environment.clock.now()
-        var conversion = properties.map(JSONValue.convert) ?? JSONValue.Conversion(value: [:], dropped: [])
-        conversion.value["screen_name"] = .string(name)
-        let screen = conversion
-        self.submit { $0.track(name: "Screen Viewed", conversion: screen, timestamp: timestamp) }
+        let conversion = properties.map(JSONValue.convert) ?? JSONValue.Conversion(value: [:], dropped: [])
+        self.submit { $0.trackScreen(name: name, conversion: conversion, timestamp: timestamp) }
     }
 
     /// Adds a plugin that sees every later event before it is stored, after those added before it.

@@ -5,14 +5,26 @@ extension JoryioConfig {
     public static let minFlushInterval = 1.0
 
     /// This configuration with every value in range, and one message per value that was changed.
+    ///
+    /// A non-finite number (NaN or ±infinity) takes the documented default first, so it is
+    /// reported once, as not finite, rather than also as out of range.
     public func clamped() -> (config: JoryioConfig, adjustments: [String]) {
         var config = self
         var adjustments: [String] = []
+        func finite(_ name: String, _ value: inout Double, default fallback: Double) {
+            guard !value.isFinite else { return }
+            adjustments.append("\(name) is not a finite number; using the default \(fallback)")
+            value = fallback
+        }
         func clamp<T: Comparable>(_ name: String, _ value: inout T, _ range: ClosedRange<T>) {
             let original = value
             value = min(max(value, range.lowerBound), range.upperBound)
             if value != original { adjustments.append("\(name) \(original) is out of range; using \(value)") }
         }
+        finite("flushInterval", &config.flushInterval, default: 5)
+        finite("sessionTimeout", &config.sessionTimeout, default: 1800)
+        finite("retryBackoffMs", &config.retryBackoffMs, default: 1000)
+        finite("requestTimeout", &config.requestTimeout, default: 10)
         clamp("batchSize", &config.batchSize, 1...Self.maxBatchSize)
         clamp("flushInterval", &config.flushInterval, Self.minFlushInterval...86_400)
         clamp("maxQueueSize", &config.maxQueueSize, 1...10_000_000)
@@ -20,14 +32,6 @@ extension JoryioConfig {
         clamp("maxRetries", &config.maxRetries, 0...100)
         clamp("retryBackoffMs", &config.retryBackoffMs, 1...300_000)
         clamp("requestTimeout", &config.requestTimeout, 0.1...600)
-        for (name, value) in [("flushInterval", self.flushInterval), ("retryBackoffMs", self.retryBackoffMs)]
-        where !value.isFinite {
-            adjustments.append("\(name) is not a finite number; using the default")
-        }
-        if !self.flushInterval.isFinite { config.flushInterval = 5 }
-        if !self.retryBackoffMs.isFinite { config.retryBackoffMs = 1000 }
-        if !self.requestTimeout.isFinite { config.requestTimeout = 10 }
-        if !self.sessionTimeout.isFinite { config.sessionTimeout = 1800 }
         return (config, adjustments)
     }
 }

@@ -23,6 +23,10 @@ package final class JoryioEngine: Sendable {
     private struct Pending {
         var payloads: [Data] = []
         var commitScheduled = false
+        /// A timer will try a failed write again.
+        var retryArmed = false
+        /// The last write failed (logged as an error once, until a write succeeds).
+        var failing = false
     }
 
     package let config: JoryioConfig
@@ -142,6 +146,18 @@ package final class JoryioEngine: Sendable {
         }
     }
 
+    /// `trackScreen`: a `Screen Viewed` event with `screen_name` (EVT-2). The screen name is the
+    /// call's required value, so an empty one is dropped with a warning like `track("")` (EVT-3).
+    package func trackScreen(name: String, conversion: JSONValue.Conversion, timestamp: Date) {
+        guard !name.isEmpty else {
+            self.logger.warning("trackScreen dropped: the screen name is empty")
+            return
+        }
+        var screen = conversion
+        screen.value["screen_name"] = .string(name)
+        self.track(name: "Screen Viewed", conversion: screen, timestamp: timestamp)
+    }
+
     /// `flush()`: sends everything queued now, skipping the SDK's backoff but not `Retry-After`.
     package func flush() {
         self.commit()
@@ -156,31 +172,68 @@ package final class JoryioEngine: Sendable {
 
     // MARK: - Storage
 
-    /// Writes every pending event in one transaction. On failure they stay pending (bounded by
-    /// `maxQueueSize`) and the write is tried again with the next event or flush.
-    private func commit() {
+    /// Writes every pending event in one transaction; returns whether anything was stored.
+    ///
+    /// On failure (a full disk, say) the events stay pending in memory, bounded by `maxQueueSize`,
+    /// and ``storeFailed(count:error:)`` arms a retry, so they are stored and sent once space is
+    /// back even if the app records nothing more.
+    @discardableResult
+    private func commit() -> Bool {
         let payloads = self.pending.withLock { pending -> [Data] in
             pending.commitScheduled = false
             return pending.payloads
         }
-        guard !payloads.isEmpty else { return }
+        guard !payloads.isEmpty else { return false }
         do {
             let result = try self.stores.events.append(payloads)
-            self.pending.withLock { $0.payloads.removeFirst(min(payloads.count, $0.payloads.count)) }
+            let recovered = self.pending.withLock { pending -> Bool in
+                pending.payloads.removeFirst(min(payloads.count, pending.payloads.count))
+                defer { pending.failing = false }
+                return pending.failing
+            }
+            if recovered {
+                self.logger.info("stored \(payloads.count) events that were kept in memory; storage works again")
+            }
             if result.evicted > 0 {
                 self.logger.warning("the queue is full (maxQueueSize \(self.config.maxQueueSize)): dropped the \(result.evicted) oldest events")
             }
         } catch {
-            self.logger.error("cannot store \(payloads.count) events (\(error)); keeping them in memory and retrying")
-            self.pending.withLock { pending in
-                let overflow = pending.payloads.count - self.config.maxQueueSize
-                if overflow > 0 { pending.payloads.removeFirst(overflow) }
-            }
-            self.publishQueueSize()
-            return
+            self.storeFailed(count: payloads.count, error: error)
+            return false
         }
         self.publishQueueSize()
         self.uploader.eventsStored(queued: (try? self.stores.events.count()) ?? 0)
+        return true
+    }
+
+    /// Logs a failed write (an error the first time, then debug until a write succeeds), trims the
+    /// events held in memory to `maxQueueSize`, and retries the write after `flushInterval`.
+    private func storeFailed(count: Int, error: StorageError) {
+        let (first, overflow, armRetry) = self.pending.withLock { pending -> (Bool, Int, Bool) in
+            let first = !pending.failing
+            pending.failing = true
+            let overflow = max(0, pending.payloads.count - self.config.maxQueueSize)
+            pending.payloads.removeFirst(overflow)
+            defer { pending.retryArmed = true }
+            return (first, overflow, !pending.retryArmed)
+        }
+        if first {
+            self.logger.error("cannot store \(count) events (\(error)); keeping them in memory and retrying")
+        } else {
+            self.logger.debug("still cannot store \(count) events (\(error))")
+        }
+        if overflow > 0 {
+            self.logger.warning("maxQueueSize \(self.config.maxQueueSize) reached in memory: dropped the \(overflow) oldest events")
+        }
+        self.publishQueueSize()
+        guard armRetry else { return }
+        self.environment.scheduler.schedule(after: self.config.flushInterval) { [self] in
+            self.pending.withLock { $0.retryArmed = false }
+            // These events have already waited a flush interval: send them as soon as they are stored.
+            if self.commit() {
+                self.uploader.trigger(.timer)
+            }
+        }
     }
 
     private func queuedCount() -> Int {

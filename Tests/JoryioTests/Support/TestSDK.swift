@@ -12,24 +12,34 @@ struct FixedJitter: JitterSource {
     func next() -> Double { self.value }
 }
 
+/// Opens the stores for one SDK instance (see ``JoryioEnvironment/openStores``).
+typealias StoreOpener = @Sendable (JoryioConfig, _ sdkKey: String, Logger) -> JoryioStores
+
 /// One SDK instance on virtual time, with everything a test asserts on.
 struct TestSDK {
     static let sdkKey = "jry_sdk_ios_test_key"
+    static let apiHost = "https://api.test.joryio.com/api"
 
     let joryio: Joryio
     let scheduler: ManualScheduler
     let logs: InMemoryLogSink
     let identifiers: SequentialIdentifierGenerator
+    /// Virtual time when the SDK was created: "t = 0" for ``advance(to:)``.
+    let origin: Date
+    private let storage: JoryioConfig.Storage
 
-    /// An SDK over `transport` with the given stores (in memory unless `storage` says otherwise).
+    /// An SDK over `transport` with the given stores (in memory unless `storage` says otherwise,
+    /// or opened by `openStores` when given).
     init(
         transport: any Transport,
         storage: JoryioConfig.Storage = .inMemory,
         scheduler: ManualScheduler = ManualScheduler(),
         identifiers: SequentialIdentifierGenerator = SequentialIdentifierGenerator(),
-        jitter: Double = 0
+        jitter: Double = 0,
+        openStores: StoreOpener? = nil
     ) {
         self.scheduler = scheduler
+        self.origin = scheduler.now()
         self.logs = InMemoryLogSink()
         self.identifiers = identifiers
         let environment = JoryioEnvironment(
@@ -38,44 +48,105 @@ struct TestSDK {
             identifiers: identifiers,
             jitter: FixedJitter(value: jitter),
             makeTransport: { _ in transport },
-            openStores: { config, sdkKey, logger in
+            openStores: openStores ?? { config, sdkKey, logger in
                 JoryioEnvironment.openStores(config: config, sdkKey: sdkKey, clock: scheduler, logger: logger)
             },
             gzip: { try? Gzip.compress($0) },
             userAgent: "joryio-swift/test (Linux)"
         )
         self.joryio = Joryio(environment: environment)
+        self.storage = storage
     }
 
-    /// `initialize` with `config`, its log sink replaced by ``logs`` at `.verbose`.
-    func start(apiHost: String = "https://api.test.joryio.com/api", config: JoryioConfig = JoryioConfig()) {
+    /// `initialize` with `config` (its storage and log sink replaced by this SDK's, at `.verbose`
+    /// unless the config sets a level), then runs everything due.
+    func start(apiHost: String = TestSDK.apiHost, sdkKey: String = TestSDK.sdkKey, config: JoryioConfig = JoryioConfig()) {
         var config = config
         config.logSink = self.logs
+        config.storage = self.storage
         if config.logLevel == nil { config.logLevel = .verbose }
-        self.joryio.initialize(sdkKey: Self.sdkKey, apiHost: apiHost, config: config)
+        self.joryio.initialize(sdkKey: sdkKey, apiHost: apiHost, config: config)
         self.scheduler.runUntilIdle()
+    }
+
+    /// Tracks `names` in order (no properties), then runs everything due.
+    func track(_ names: [String]) {
+        for name in names {
+            self.joryio.track(name)
+        }
+        self.scheduler.runUntilIdle()
+    }
+
+    /// Moves virtual time to `seconds` after ``origin``, running everything due on the way.
+    func advance(to seconds: TimeInterval) {
+        self.scheduler.advance(to: self.origin.addingTimeInterval(seconds))
+    }
+
+    /// Virtual seconds since ``origin``.
+    var elapsed: TimeInterval {
+        self.scheduler.now().timeIntervalSince(self.origin)
     }
 
     /// Log messages at `level` or above.
     func messages(atLeast level: LogLevel) -> [String] {
         self.logs.records.filter { $0.level >= level }.map(\.message)
     }
+
+    /// Log messages at exactly `level`.
+    func messages(at level: LogLevel) -> [String] {
+        self.logs.records(at: level).map(\.message)
+    }
+}
+
+/// `"e0"`, `"e1"`, … `"e\(count - 1)"`, offset by `from`.
+func eventNames(_ count: Int, from start: Int = 0, prefix: String = "e") -> [String] {
+    (start..<(start + count)).map { "\(prefix)\($0)" }
+}
+
+/// Runs `body` with a fresh, uniquely named directory that is deleted afterwards.
+func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
+    let url = FileManager.default.temporaryDirectory
+        .appendingPathComponent("joryio-tests-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: url) }
+    return try body(url)
 }
 
 extension HTTPRequest {
-    /// The decoded JSON body (gunzipped when needed).
-    var json: JSONValue? {
-        guard var body = self.body else { return nil }
+    /// The body as the server decodes it (gunzipped when needed).
+    var decodedBody: Data? {
+        guard let body = self.body else { return nil }
         if self.header("Content-Encoding") == "gzip" {
-            guard let inflated = try? Gzip.decompress(body, maxOutputBytes: 16 << 20) else { return nil }
-            body = inflated
+            return try? Gzip.decompress(body, maxOutputBytes: 16 << 20)
         }
-        return JSONValue.parse(body)
+        return body
+    }
+
+    /// The decoded JSON body.
+    var json: JSONValue? {
+        self.decodedBody.flatMap(JSONValue.parse)
     }
 
     /// The events in an event-batch body.
     var events: [JSONValue] {
         self.json?["batch"]?.arrayValue ?? []
+    }
+
+    /// The `event` names in an event-batch body.
+    var eventNames: [String] {
+        self.events.compactMap { $0["event"]?.stringValue }
+    }
+}
+
+extension [HTTPRequest] {
+    /// Every event name sent, request after request.
+    var eventNames: [String] {
+        self.flatMap(\.eventNames)
+    }
+
+    /// How many events each request carried.
+    var batchSizes: [Int] {
+        self.map(\.events.count)
     }
 }
 
@@ -84,4 +155,7 @@ extension HTTPResponse {
     static func json(_ status: Int, _ body: String, headers: [String: String] = [:]) -> HTTPResponse {
         HTTPResponse(status: status, headers: headers.merging(["Content-Type": "application/json"]) { a, _ in a }, body: Data(body.utf8))
     }
+
+    /// `200 {"success":true}`.
+    static let ok = HTTPResponse.json(200, #"{"success":true}"#)
 }
