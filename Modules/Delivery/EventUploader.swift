@@ -49,6 +49,7 @@ package final class EventUploader: Sendable {
         var backoffUntil: Date?
         var retryAfterUntil: Date?
         var stopped = false
+        var paused = false
         var draining = false
         var triggeredWhileBusy: Trigger?
         var intervalTimer: (any Cancellable)?
@@ -92,6 +93,21 @@ package final class EventUploader: Sendable {
         self.onResult = onResult
     }
 
+    /// Holds sending while consent is `.pending` (CONSENT-3): events stay queued; unpausing sends
+    /// everything held.
+    package func setPaused(_ paused: Bool) {
+        let resume = self.state.withLock { state -> Bool in
+            defer { state.paused = paused }
+            return state.paused && !paused
+        }
+        if resume {
+            self.trigger(.timer)
+        }
+    }
+
+    /// Whether sending is held (consent pending).
+    package var isPaused: Bool { self.state.withLock { $0.paused } }
+
     /// Whether 402/403 stopped event sending for this session.
     package var isStopped: Bool { self.state.withLock { $0.stopped } }
 
@@ -124,6 +140,7 @@ package final class EventUploader: Sendable {
         let decision: Decision = self.state.withLock { state in
             if state.stopped { return .ignore }
             if trigger != .size { state.draining = true }
+            if state.paused { return .ignore }
             if state.inFlight {
                 state.triggeredWhileBusy = trigger == .flush ? .flush : (state.triggeredWhileBusy ?? trigger)
                 return .ignore

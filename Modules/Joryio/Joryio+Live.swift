@@ -1,4 +1,4 @@
-internal import Foundation
+package import Foundation
 package import JoryioCore
 internal import JoryioDelivery
 internal import JoryioStorage
@@ -12,15 +12,22 @@ extension JoryioEnvironment {
     /// The production environment: a serial queue, the system clock, libcurl (Linux) or
     /// URLSession (Apple), and the stores chosen by the configuration.
     package static func live() -> JoryioEnvironment {
-        JoryioEnvironment(
+        let settings = SettingsCache()
+        return JoryioEnvironment(
             scheduler: SerialQueueScheduler(label: "io.joryio.engine"),
             clock: SystemClock(),
             identifiers: UUIDGenerator(),
             jitter: SystemJitter(),
             makeTransport: { _ in Self.platformTransport() },
-            openStores: { config, sdkKey, logger in Self.openStores(config: config, sdkKey: sdkKey, clock: SystemClock(), logger: logger) },
+            openStores: { config, sdkKey, logger in
+                Self.openStores(config: config, sdkKey: sdkKey, clock: SystemClock(), logger: logger, settings: settings)
+            },
             gzip: { try? Gzip.compress($0) },
-            userAgent: Self.userAgent()
+            userAgent: Self.userAgent(),
+            defaultKeyValue: {
+                guard let directory = try? Self.directory(nil) else { return nil }
+                return settings.store(in: directory, clock: SystemClock(), logger: .disabled)
+            }
         )
     }
 
@@ -34,15 +41,24 @@ extension JoryioEnvironment {
 
     /// Opens the stores `config.storage` names; any failure falls back to memory with an error log,
     /// so the SDK keeps working.
-    package static func openStores(config: JoryioConfig, sdkKey: String, clock: any Clock, logger: Logger) -> JoryioStores {
+    package static func openStores(
+        config: JoryioConfig,
+        sdkKey: String,
+        clock: any Clock,
+        logger: Logger,
+        settings cache: SettingsCache = SettingsCache()
+    ) -> JoryioStores {
         let capacity = config.maxQueueSize
         let keyName = "events-" + Self.fingerprint(sdkKey)
         func settings(_ directory: URL) -> any KeyValueStore {
+            cache.store(in: directory, clock: clock, logger: logger)
+        }
+        func secure(_ directory: URL) -> any SecureStore {
             do {
-                return try FileKeyValueStore(fileURL: directory.appendingPathComponent("joryio-settings.json"), clock: clock, logger: logger)
+                return try FileSecureStore(directory: directory.appendingPathComponent("secure", isDirectory: true))
             } catch {
-                logger.error("cannot open the settings file (\(error)); settings last for this process only")
-                return InMemoryKeyValueStore()
+                logger.error("cannot open the secure store (\(error)); secrets last for this process only")
+                return InMemorySecureStore()
             }
         }
         do {
@@ -51,17 +67,18 @@ extension JoryioEnvironment {
                 return JoryioStores(events: InMemoryQueueStore(capacity: capacity), keyValue: InMemoryKeyValueStore())
             case .custom(let store):
                 let directory = try Self.directory(nil)
-                return JoryioStores(events: store, keyValue: settings(directory))
+                return JoryioStores(events: store, keyValue: settings(directory), secure: secure(directory))
             case .files(let preferred):
                 let directory = try Self.directory(preferred)
                 let events = try FileQueueStore(directory: directory.appendingPathComponent(keyName), capacity: capacity, logger: logger)
-                return JoryioStores(events: events, keyValue: settings(directory))
+                return JoryioStores(events: events, keyValue: settings(directory), secure: secure(directory))
             case .sqlite(let preferred):
                 let directory = try Self.directory(preferred)
                 let database = try SQLiteDatabase(fileURL: directory.appendingPathComponent(keyName + ".sqlite"), clock: clock, logger: logger)
                 return JoryioStores(
                     events: SQLiteQueueStore(database: database, queue: "events", capacity: capacity),
-                    keyValue: settings(directory)
+                    keyValue: settings(directory),
+                    secure: secure(directory)
                 )
             }
         } catch {
@@ -71,7 +88,7 @@ extension JoryioEnvironment {
     }
 
     /// `preferred`, or the platform's data directory, created with mode 0700.
-    private static func directory(_ preferred: URL?) throws -> URL {
+    package static func directory(_ preferred: URL?) throws -> URL {
         let directory: URL
         if let preferred {
             directory = preferred

@@ -1,4 +1,5 @@
 internal import Foundation
+internal import JoryioConsent
 internal import JoryioCore
 public import JoryioDelivery
 
@@ -12,18 +13,22 @@ public final class Joryio: Sendable {
     /// The shared instance apps use.
     public static let shared = Joryio()
 
-    private struct State {
+    struct State {
         var engine: JoryioEngine?
         var preInit: [@Sendable (JoryioEngine) -> Void] = []
         var droppedBeforeInit = 0
+        /// Privacy decisions made before `initialize()`, applied first at start (INIT-5, INIT-10).
+        var decisions: [PrivacyDecision] = []
+        /// The platform's settings store, opened on first use before `initialize()`.
+        var defaultKeyValue: (any KeyValueStore)??
     }
 
     /// Calls that collect or send, kept until `initialize()` (INIT-6).
     package static let preInitCapacity = 1000
 
-    private let environment: JoryioEnvironment
-    private let state = Locked(State())
-    private let snapshot = Locked(JoryioSnapshot())
+    let environment: JoryioEnvironment
+    let state = Locked(State())
+    let snapshot = Locked(JoryioSnapshot())
     private let plugins = Locked<[any JoryioEventPlugin]>([])
 
     /// Creates an independent SDK instance with the production environment.
@@ -74,9 +79,11 @@ public final class Joryio: Sendable {
             state.engine = engine
             let buffered = state.preInit
             let dropped = state.droppedBeforeInit
+            let decisions = Self.takeDecisions(&state)
             state.preInit = []
+            self.snapshot.withLock { $0.privacy = engine.privacy.value.state }
             self.environment.scheduler.enqueue {
-                engine.start()
+                engine.start(preInit: decisions)
                 if dropped > 0 {
                     engine.log.warning("\(dropped) calls made before initialize() were dropped (at most \(Self.preInitCapacity) are kept)")
                 }
@@ -144,7 +151,7 @@ public final class Joryio: Sendable {
     // MARK: - Engine access
 
     /// Runs `call` on the engine, or keeps it until `initialize()` (at most 1000, oldest dropped).
-    private func submit(_ call: @escaping @Sendable (JoryioEngine) -> Void) {
+    func submit(_ call: @escaping @Sendable (JoryioEngine) -> Void) {
         self.state.withLock { state in
             if let engine = state.engine {
                 self.environment.scheduler.enqueue { call(engine) }

@@ -1,6 +1,8 @@
 package import Foundation
 package import JoryioCore
+package import JoryioConsent
 package import JoryioDelivery
+internal import JoryioIdentity
 
 /// What getters read without waiting for the engine (ARCHITECTURE §3).
 package struct JoryioSnapshot: Sendable {
@@ -10,11 +12,19 @@ package struct JoryioSnapshot: Sendable {
     package var lastTransportError: JoryioTransportError?
     /// The normalised API base URL.
     package var apiEndpoint = ""
+    /// The current user id.
+    package var userId: String?
+    /// The current anonymous id.
+    package var anonymousId = ""
+    /// The current session, if one started.
+    package var session: (id: String, start: Date)?
+    /// The consent and opt-out in effect.
+    package var privacy = PrivacyState(optedOut: false, consent: .granted)
 }
 
 /// One started SDK instance: all state lives here and is touched only on `environment.scheduler`.
 package final class JoryioEngine: Sendable {
-    private struct Identity {
+    struct Identity {
         var anonymousId: String
         var userId: String?
         var deviceId: String
@@ -30,13 +40,16 @@ package final class JoryioEngine: Sendable {
     }
 
     package let config: JoryioConfig
-    private let environment: JoryioEnvironment
-    private let logger: Logger
-    private let stores: JoryioStores
-    private let uploader: EventUploader
+    let environment: JoryioEnvironment
+    let logger: Logger
+    let stores: JoryioStores
+    let uploader: EventUploader
     private let plugins: Locked<[any JoryioEventPlugin]>
-    private let snapshot: Locked<JoryioSnapshot>
-    private let identity: Locked<Identity>
+    let snapshot: Locked<JoryioSnapshot>
+    let identity: Locked<Identity>
+    let privacy: Locked<PrivacyStateMachine>
+    let sessions: Locked<SessionTracker>
+    let identityObservers = Locked<[@Sendable (IdentityChange) -> Void]>([])
     private let pending = Locked(Pending())
 
     /// Opens storage and wires the uploader. Call ``start()`` on the scheduler afterwards.
@@ -56,7 +69,9 @@ package final class JoryioEngine: Sendable {
         self.logger = logger
         let stores = environment.openStores(config, sdkKey, logger.scoped("storage"))
         self.stores = stores
-        self.identity = Locked(Self.loadIdentity(config: config, store: stores.keyValue, environment: environment, logger: logger))
+        self.identity = Locked(Self.loadIdentity(config: config, stores: stores, environment: environment, logger: logger))
+        self.privacy = Locked(Self.loadPrivacy(from: stores.keyValue))
+        self.sessions = Locked(SessionTracker(timeout: config.sessionTimeout, stored: Self.loadSession(from: stores.keyValue)))
         let builder = BatchRequestBuilder(
             endpoint: apiEndpoint.appendingPathComponent("v1/events"),
             sdkKey: sdkKey,
@@ -93,8 +108,18 @@ package final class JoryioEngine: Sendable {
     package var log: Logger { self.logger }
 
     /// Runs on the scheduler once: publishes state and sends any backlog from earlier launches.
-    package func start() {
+    ///
+    /// Pre-init privacy decisions are applied before anything else (INIT-10): a pre-init opt-out
+    /// or denial purges the queue before a single event could be sent.
+    package func start(preInit: [PrivacyDecision]) {
+        let actions = self.privacy.withLock {
+            $0.start(configOptOut: self.config.optOut, configConsent: self.config.trackingConsent, preInit: preInit)
+        }
+        self.perform(actions)
+        self.applyPrivacyToDelivery()
+        self.publishIdentity()
         self.publishQueueSize()
+        self.announceSessionIfAllowed()
         if self.queuedCount() > 0 {
             self.uploader.trigger(.timer)
         }
@@ -107,6 +132,24 @@ package final class JoryioEngine: Sendable {
         for dropped in conversion.dropped {
             self.logger.warning("track \"\(name)\": dropped property \(dropped.path) (\(dropped.reason))")
         }
+        guard self.privacy.value.state.gate(.event) != .drop else {
+            self.logger.debug("track \"\(String(name.prefix(64)))\" dropped: collection is not allowed (opted out or consent denied)")
+            return
+        }
+        self.record(name: name, conversion: conversion, timestamp: timestamp, session: .touch)
+    }
+
+    /// Which session an event belongs to.
+    enum SessionUse {
+        /// The event is activity: it may start a new session, announced before the event.
+        case touch
+        /// The event belongs to this session and is not activity (`Session Start` itself).
+        case fixed(String)
+    }
+
+    /// Validates, runs plugins and queues an event already past the consent gate. Only a valid
+    /// event counts as session activity.
+    func record(name: String, conversion: JSONValue.Conversion, timestamp: Date, session: SessionUse) {
         let identity = self.identity.value
         var event = JoryioEvent(
             name: name,
@@ -135,7 +178,11 @@ package final class JoryioEngine: Sendable {
                 return
             }
         }
-        let payload = EventRecordEncoder.encode(event, encodedProperties: encoded, sessionId: nil, deviceId: identity.deviceId)
+        let sessionId: String? = switch session {
+        case .touch: self.touchSession(at: timestamp)
+        case .fixed(let id): id
+        }
+        let payload = EventRecordEncoder.encode(event, encodedProperties: encoded, sessionId: sessionId, deviceId: identity.deviceId)
         let scheduleCommit = self.pending.withLock { pending -> Bool in
             pending.payloads.append(Data(payload))
             defer { pending.commitScheduled = true }
@@ -184,6 +231,7 @@ package final class JoryioEngine: Sendable {
             return pending.payloads
         }
         guard !payloads.isEmpty else { return false }
+        self.persistSession()
         do {
             let result = try self.stores.events.append(payloads)
             let recovered = self.pending.withLock { pending -> Bool in
@@ -236,11 +284,28 @@ package final class JoryioEngine: Sendable {
         }
     }
 
+    /// Deletes every queued event, stored or pending (opt-out, denial, wipe). Returns how many.
+    @discardableResult
+    func discardQueuedEvents() -> Int {
+        let inMemory = self.pending.withLock { pending -> Int in
+            defer { pending.payloads.removeAll() }
+            return pending.payloads.count
+        }
+        let stored = (try? self.stores.events.count()) ?? 0
+        do {
+            try self.stores.events.removeAll()
+        } catch {
+            self.logger.error("cannot delete queued events: \(error)")
+        }
+        self.publishQueueSize()
+        return inMemory + stored
+    }
+
     private func queuedCount() -> Int {
         ((try? self.stores.events.count()) ?? 0) + self.pending.withLock { $0.payloads.count }
     }
 
-    private func publishQueueSize() {
+    func publishQueueSize() {
         let count = self.queuedCount()
         self.snapshot.withLock { $0.queueSize = count }
     }
@@ -251,28 +316,24 @@ package final class JoryioEngine: Sendable {
         return bytes
     }
 
-    // MARK: - Identity (the identity issue replaces this with the full state machine)
-
+    /// The ids stored on the device (STORE-1, STORE-3), or new ones. `config.anonymousId` and
+    /// `config.userId` win over stored ids (GAP-22).
     private static func loadIdentity(
         config: JoryioConfig,
-        store: any KeyValueStore,
+        stores: JoryioStores,
         environment: JoryioEnvironment,
         logger: Logger
     ) -> Identity {
-        func stored(_ key: String) -> String? {
-            store.data(forKey: key).map { String(decoding: $0, as: UTF8.self) }.flatMap { $0.isEmpty ? nil : $0 }
-        }
-        func persist(_ value: String, _ key: String) {
-            do {
-                try store.set(Data(value.utf8), forKey: key)
-            } catch {
-                logger.error("cannot store \(key): \(error)")
-            }
-        }
-        let anonymousId = config.anonymousId.flatMap { $0.isEmpty ? nil : $0 } ?? stored("jry_anonymous_id") ?? environment.identifiers.next()
-        if stored("jry_anonymous_id") != anonymousId { persist(anonymousId, "jry_anonymous_id") }
-        let deviceId = stored("jry_device_id") ?? environment.identifiers.next()
-        if stored("jry_device_id") != deviceId { persist(deviceId, "jry_device_id") }
-        return Identity(anonymousId: anonymousId, userId: config.userId.flatMap { $0.isEmpty ? nil : $0 }, deviceId: deviceId)
+        let keyValue = stores.keyValue
+        let storedAnonymous = keyValue.string(forKey: StoreKey.anonymousId)
+        let anonymousId = config.anonymousId.nonEmpty ?? storedAnonymous ?? environment.identifiers.next()
+        if storedAnonymous != anonymousId { keyValue.save(anonymousId, forKey: StoreKey.anonymousId, logger: logger) }
+        let storedDevice = keyValue.string(forKey: StoreKey.deviceId)
+        let deviceId = storedDevice ?? environment.identifiers.next()
+        if storedDevice != deviceId { keyValue.save(deviceId, forKey: StoreKey.deviceId, logger: logger) }
+        let storedUser = stores.secure.string(forKey: StoreKey.userId, logger: logger)
+        let userId = config.userId.nonEmpty ?? storedUser
+        if let userId, userId != storedUser { stores.secure.save(userId, forKey: StoreKey.userId, logger: logger) }
+        return Identity(anonymousId: anonymousId, userId: userId, deviceId: deviceId)
     }
 }

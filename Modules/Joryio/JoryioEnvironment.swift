@@ -1,6 +1,7 @@
 package import Foundation
 package import JoryioCore
 package import JoryioDelivery
+internal import JoryioStorage
 
 /// The stores one SDK instance works with.
 package struct JoryioStores: Sendable {
@@ -8,11 +9,14 @@ package struct JoryioStores: Sendable {
     package var events: any QueueStore
     /// Settings and ids (STORE-1, STORE-2).
     package var keyValue: any KeyValueStore
+    /// The user id and other secrets (STORE-3).
+    package var secure: any SecureStore
 
     /// Creates the set.
-    package init(events: any QueueStore, keyValue: any KeyValueStore) {
+    package init(events: any QueueStore, keyValue: any KeyValueStore, secure: any SecureStore = InMemorySecureStore()) {
         self.events = events
         self.keyValue = keyValue
+        self.secure = secure
     }
 }
 
@@ -37,6 +41,12 @@ package struct JoryioEnvironment: Sendable {
     package var gzip: @Sendable (Data) -> Data?
     /// `User-Agent` for every request.
     package var userAgent: String
+    /// The settings store in the platform's default place, read before `initialize()` so
+    /// `isUserOptedOut()` and `getTrackingConsent()` answer from stored state (INIT-11); `nil`
+    /// when there is none (tests that start from nothing).
+    package var defaultKeyValue: @Sendable () -> (any KeyValueStore)?
+    /// Device and environment properties for `Session Start` (SESS-3), without `$device_id`.
+    package var sessionStartFacts: @Sendable () -> [String: JSONValue]
 
     /// Creates an environment.
     package init(
@@ -47,7 +57,9 @@ package struct JoryioEnvironment: Sendable {
         makeTransport: @escaping @Sendable (JoryioConfig) -> any Transport,
         openStores: @escaping @Sendable (JoryioConfig, String, Logger) -> JoryioStores,
         gzip: @escaping @Sendable (Data) -> Data?,
-        userAgent: String
+        userAgent: String,
+        defaultKeyValue: @escaping @Sendable () -> (any KeyValueStore)? = { nil },
+        sessionStartFacts: @escaping @Sendable () -> [String: JSONValue] = { [:] }
     ) {
         self.scheduler = scheduler
         self.clock = clock
@@ -57,5 +69,7 @@ package struct JoryioEnvironment: Sendable {
         self.openStores = openStores
         self.gzip = gzip
         self.userAgent = userAgent
+        self.defaultKeyValue = defaultKeyValue
+        self.sessionStartFacts = sessionStartFacts
     }
 }

@@ -60,8 +60,16 @@ struct TestSDK {
 
     /// `initialize` with `config` (its storage and log sink replaced by this SDK's, at `.verbose`
     /// unless the config sets a level), then runs everything due.
-    func start(apiHost: String = TestSDK.apiHost, sdkKey: String = TestSDK.sdkKey, config: JoryioConfig = JoryioConfig()) {
+    ///
+    /// `Session Start` is off unless `sessionStart` is set, so delivery tests see only their own events.
+    func start(
+        apiHost: String = TestSDK.apiHost,
+        sdkKey: String = TestSDK.sdkKey,
+        config: JoryioConfig = JoryioConfig(),
+        sessionStart: Bool = false
+    ) {
         var config = config
+        config.trackSessionStart = sessionStart && config.trackSessionStart
         config.logSink = self.logs
         config.storage = self.storage
         if config.logLevel == nil { config.logLevel = .verbose }
