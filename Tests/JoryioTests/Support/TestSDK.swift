@@ -42,6 +42,11 @@ struct TestSDK {
         self.origin = scheduler.now()
         self.logs = InMemoryLogSink()
         self.identifiers = identifiers
+        let settings = SettingsCache()
+        let directory: URL? = switch storage {
+        case .sqlite(let directory), .files(let directory): directory
+        default: nil
+        }
         let environment = JoryioEnvironment(
             scheduler: scheduler,
             clock: scheduler,
@@ -49,10 +54,12 @@ struct TestSDK {
             jitter: FixedJitter(value: jitter),
             makeTransport: { _ in transport },
             openStores: openStores ?? { config, sdkKey, logger in
-                JoryioEnvironment.openStores(config: config, sdkKey: sdkKey, clock: scheduler, logger: logger)
+                JoryioEnvironment.openStores(config: config, sdkKey: sdkKey, clock: scheduler, logger: logger, settings: settings)
             },
             gzip: { try? Gzip.compress($0) },
-            userAgent: "joryio-swift/test (Linux)"
+            userAgent: "joryio-swift/test (Linux)",
+            defaultKeyValue: { directory.map { settings.store(in: $0, clock: scheduler, logger: .disabled) } },
+            sessionStartFacts: { ["$platform": "linux", "$os_name": "Linux", "$timezone": "UTC"] }
         )
         self.joryio = Joryio(environment: environment)
         self.storage = storage

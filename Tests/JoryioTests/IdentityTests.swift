@@ -1,0 +1,169 @@
+import Foundation
+import Joryio
+import JoryioCore
+import JoryioTesting
+import Testing
+
+@Suite struct IdentityTests {
+    @Test func identifyAndResetChangeTheIdsAtOnceAndQueuedEventsKeepTheirs() throws {
+        let transport = RecordingTransport()
+        let sdk = TestSDK(transport: transport)
+        sdk.start(sessionStart: true)
+        let anonymous = sdk.joryio.getAnonymousId()
+        #expect(!anonymous.isEmpty)
+        sdk.joryio.track("before")
+        sdk.joryio.identify("user-1")
+        #expect(sdk.joryio.getUserId() == "user-1")
+        sdk.joryio.track("as-user")
+        sdk.joryio.reset()
+        let fresh = sdk.joryio.getAnonymousId()
+        #expect(fresh != anonymous)  // synchronous from the caller's point of view (IDENT-7)
+        #expect(sdk.joryio.getUserId() == nil)
+        sdk.joryio.track("after-reset")
+        sdk.joryio.flush()
+        sdk.scheduler.runUntilIdle()
+        let events = transport.requests.flatMap(\.events)
+        let byName = Dictionary(events.map { ($0["event"]?.stringValue ?? "", $0) }) { first, _ in first }
+        #expect(byName["before"]?["userId"] == nil)
+        #expect(byName["before"]?["anonymousId"] == .string(anonymous))
+        #expect(byName["as-user"]?["userId"] == "user-1")
+        #expect(byName["as-user"]?["anonymousId"] == .string(anonymous))
+        #expect(byName["after-reset"]?["userId"] == nil)
+        #expect(byName["after-reset"]?["anonymousId"] == .string(fresh))
+        // reset() starts a new session announced at once (IDENT-6, SESS-4).
+        let starts = events.filter { $0["event"] == "Session Start" }
+        #expect(starts.count == 2)
+        #expect(starts.last?["anonymousId"] == .string(fresh))
+        #expect(byName["after-reset"]?["sessionId"] == starts.last?["sessionId"])
+        #expect(byName["before"]?["sessionId"] != byName["after-reset"]?["sessionId"])
+    }
+
+    @Test func emptyIdentifyWarnsAndChangesNothing() {
+        let sdk = TestSDK(transport: RecordingTransport())
+        sdk.start()
+        sdk.joryio.identify("user-1")
+        sdk.joryio.identify("")
+        sdk.scheduler.runUntilIdle()
+        #expect(sdk.joryio.getUserId() == "user-1")
+        #expect(sdk.messages(at: .warning).contains { $0.contains("identify") && $0.contains("empty") })
+    }
+
+    @Test func gettersAreEmptyBeforeInitialize() {
+        let sdk = TestSDK(transport: RecordingTransport())
+        sdk.joryio.identify("user-1")
+        #expect(sdk.joryio.getUserId() == nil)
+        #expect(sdk.joryio.getAnonymousId() == "")
+        #expect(sdk.joryio.getSessionId() == nil)
+        #expect(sdk.joryio.getSessionInfo().sessionId == nil)
+        #expect(sdk.joryio.getTrackingConsent() == .granted)
+        sdk.start()
+        #expect(sdk.joryio.getUserId() == "user-1")
+    }
+
+    @Test func idsPersistAcrossARestartInTheRightStores() throws {
+        try withTemporaryDirectory { directory in
+            let sdk = TestSDK(transport: RecordingTransport(), storage: .sqlite(directory: directory))
+            sdk.start()
+            sdk.joryio.identify("user-42")
+            sdk.joryio.track("x")
+            sdk.scheduler.runUntilIdle()
+            let anonymous = sdk.joryio.getAnonymousId()
+            let session = sdk.joryio.getSessionId()
+
+            let relaunched = TestSDK(transport: RecordingTransport(), storage: .sqlite(directory: directory))
+            relaunched.start()
+            #expect(relaunched.joryio.getUserId() == "user-42")
+            #expect(relaunched.joryio.getAnonymousId() == anonymous)
+            #expect(relaunched.joryio.getSessionId() == session)
+
+            // Placement (STORE-1, STORE-3, STORE-5): the user id is not in the settings file.
+            let settings = try String(contentsOf: directory.appendingPathComponent("joryio-settings.json"), encoding: .utf8)
+            let keys = try #require(JSONValue.parse(Data(settings.utf8))?["values"]?.objectValue?.keys)
+            #expect(keys.allSatisfy { $0.hasPrefix("jry_") || $0.hasPrefix("joryio_") })
+            #expect(keys.contains("jry_anonymous_id") && keys.contains("jry_session") && keys.contains("jry_device_id"))
+            #expect(!settings.contains("user-42"))
+            #expect(!keys.contains("jry_user_id"))
+            let secureFiles = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("secure").path)
+            #expect(secureFiles.contains { $0.contains("jry_user_id") })
+        }
+    }
+
+    @Test func wipeDataDeletesIdsAndQueueButKeepsTheOptOut() throws {
+        let transport = RecordingTransport(outcome: .failure(TransportError(.cannotConnect, "offline")))
+        let sdk = TestSDK(transport: transport)
+        sdk.start(sessionStart: true)
+        sdk.joryio.identify("user-1")
+        sdk.track(["a", "b"])
+        let anonymous = sdk.joryio.getAnonymousId()
+        let session = sdk.joryio.getSessionId()
+        sdk.joryio.optOut()
+        sdk.joryio.wipeData()
+        sdk.scheduler.runUntilIdle()
+        #expect(sdk.joryio.getQueueSize() == 0)
+        #expect(sdk.joryio.getUserId() == nil)
+        #expect(sdk.joryio.getAnonymousId() != anonymous)
+        #expect(sdk.joryio.getSessionId() == nil)
+        #expect(sdk.joryio.isUserOptedOut())
+        sdk.joryio.optIn()
+        transport.outcome = .success(RecordingTransport.defaultResponse)
+        sdk.joryio.track("fresh")
+        sdk.joryio.flush()
+        sdk.scheduler.runUntilIdle()
+        let sent = transport.requests.last?.events ?? []
+        #expect(sent.map { $0["event"] } == ["Session Start", "fresh"])  // the next event starts a new session
+        #expect(sdk.joryio.getSessionId() != session)
+    }
+}
+
+@Suite struct SessionTests {
+    @Test func inactivityBeyondTheTimeoutStartsAnAnnouncedSession() throws {
+        let transport = RecordingTransport()
+        let sdk = TestSDK(transport: transport)
+        sdk.start(config: JoryioConfig(sessionTimeout: 60), sessionStart: true)
+        sdk.joryio.track("one")
+        sdk.scheduler.advance(by: 60)
+        sdk.joryio.track("two")  // exactly the timeout after the last activity: same session
+        sdk.scheduler.advance(by: 60.001)
+        sdk.joryio.track("three")
+        sdk.joryio.flush()
+        sdk.scheduler.runUntilIdle()
+        let events = transport.requests.flatMap(\.events)
+        #expect(events.compactMap { $0["event"]?.stringValue } == ["Session Start", "one", "two", "Session Start", "three"])
+        let start = try #require(events.first)
+        #expect(start["properties"]?["$device_id"] == start["deviceId"])
+        #expect(start["properties"]?["$platform"] == "linux")
+        #expect(start["properties"]?["country"] == nil)  // never sent by the SDK (GAP-54)
+        #expect(events[1]["sessionId"] == start["sessionId"])
+        #expect(events[4]["sessionId"] == events[3]["sessionId"])
+        #expect(events[4]["sessionId"] != start["sessionId"])
+        let info = sdk.joryio.getSessionInfo()
+        #expect(info.sessionId == events[3]["sessionId"]?.stringValue)
+        #expect(info.duration == 0)
+    }
+
+    @Test func aSessionBegunWhilePendingIsAnnouncedOnGrant() {
+        let transport = RecordingTransport()
+        let sdk = TestSDK(transport: transport)
+        sdk.start(config: JoryioConfig(trackingConsent: .pending), sessionStart: true)
+        sdk.joryio.track("held")
+        sdk.scheduler.advance(by: 30)
+        #expect(transport.requests.isEmpty)
+        sdk.joryio.updateConsent(.granted)
+        sdk.scheduler.advance(by: 10)
+        let names = transport.requests.flatMap(\.events).compactMap { $0["event"]?.stringValue }
+        #expect(names == ["held", "Session Start"])
+        let events = transport.requests.flatMap(\.events)
+        #expect(events[0]["sessionId"] == events[1]["sessionId"])
+    }
+
+    @Test func trackSessionStartFalseNeverAnnounces() {
+        let transport = RecordingTransport()
+        let sdk = TestSDK(transport: transport)
+        sdk.start(config: JoryioConfig(trackSessionStart: false), sessionStart: true)
+        sdk.joryio.track("only")
+        sdk.joryio.flush()
+        sdk.scheduler.runUntilIdle()
+        #expect(transport.requests.flatMap(\.events).map { $0["event"] } == ["only"])
+        #expect(sdk.joryio.getSessionId() != nil)
+    }
+}
