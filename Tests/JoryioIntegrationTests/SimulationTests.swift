@@ -1,0 +1,497 @@
+import Foundation
+import Joryio
+import JoryioCore
+import JoryioStorage
+import JoryioTesting
+import JoryioTransport
+import Testing
+
+/// Deterministic simulation (ARCHITECTURE §8.4): random API calls, clock jumps, transport faults
+/// and restarts under virtual time, with the invariants checked after every step.
+///
+/// `JORYIO_SIM_SEEDS=<n>` runs seeds 1…n (default 20), `JORYIO_SIM_SEED=<s>` replays one seed,
+/// `JORYIO_SIM_STEPS=<n>` changes the number of steps (default 300). A failure names its seed and
+/// step and shows the last things that happened.
+@Suite("Seeded simulation")
+struct SimulationTests {
+    static let seeds: [UInt64] = {
+        let environment = ProcessInfo.processInfo.environment
+        if let seed = environment["JORYIO_SIM_SEED"].flatMap(UInt64.init) { return [seed] }
+        let count = environment["JORYIO_SIM_SEEDS"].flatMap(Int.init) ?? 20
+        return Array(1...UInt64(max(1, count)))
+    }()
+
+    static let steps = ProcessInfo.processInfo.environment["JORYIO_SIM_STEPS"].flatMap(Int.init) ?? 300
+
+    @Test(
+        "Random calls, faults and restarts: nothing accepted is lost or stored twice, the queue stays bounded and drains",
+        arguments: Self.seeds
+    )
+    func simulate(seed: UInt64) {
+        let simulation = Simulation(seed: seed)
+        defer { simulation.tearDown() }
+        guard let failure = simulation.run(steps: Self.steps) else { return }
+        if failure.isKnownStuckRemainder {
+            // Remove with the fix; SandboxDeliveryTests.remainderAfterSizeTriggerIsSent then fails
+            // with "known issue was not recorded" as a reminder.
+            withKnownIssue("EventUploader: the rest of a size-triggered batch waits for the next trigger") {
+                Issue.record("\(failure.message)")
+            }
+        } else {
+            Issue.record("\(failure.message)")
+        }
+    }
+
+    @Test("The same seed replays exactly")
+    func replaysExactly() {
+        func trace(_ seed: UInt64) -> [String] {
+            let simulation = Simulation(seed: seed)
+            defer { simulation.tearDown() }
+            _ = simulation.run(steps: 100)
+            return simulation.server.state.withLock { $0.trace }
+        }
+        let first = trace(7)
+        #expect(first.count > 100)
+        #expect(trace(7) == first)
+    }
+}
+
+/// One seeded run: a configuration, a fake server, and SDK instances over one SQLite directory.
+final class Simulation {
+    private enum Kind {
+        case track, burst, trackWithoutRunning, flush, background, advance, faults, restart, crash
+    }
+
+    private struct Instance {
+        let joryio: Joryio
+        let scheduler: InstanceScheduler
+        let transport: SimTransport
+        let spy: SpyQueueStore
+    }
+
+    let seed: UInt64
+    let server: SimServer
+    private var rng: SplitMix64
+    private let time = ManualScheduler()
+    private let directory: URL
+    private let ledger = SimLedger()
+    private let config: JoryioConfig
+    private var current: Instance?
+    private var launches: UInt64 = 0
+    private var nextTag = 0
+    private var invalidTags: Set<Int> = []
+    /// Tags tracked since the engine last ran to idle, and whether the SDK should store them.
+    private var unsettled: [Int: Bool] = [:]
+    /// Accepted events not yet delivered, evicted or rejected: each must still be queued.
+    private var outstanding: Set<String> = []
+    private var step = 0
+
+    init(seed: UInt64) {
+        self.seed = seed
+        self.rng = SplitMix64(seed: seed)
+        self.server = SimServer(seed: seed ^ 0x5EED_5E4E_4000_0001)
+        self.directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("joryio-sim-\(seed)-\(UUID().uuidString)", isDirectory: true)
+        var rng = self.rng
+        self.config = JoryioConfig(
+            batchSize: rng.int(1...60),
+            flushInterval: rng.double(1...10),
+            sendImmediately: rng.chance(0.1),
+            maxQueueSize: rng.int(20...200),
+            maxRetries: rng.int(0...4),
+            retryBackoffMs: rng.double(50...3_000),
+            requestTimeout: rng.double(1...15)
+        )
+        self.rng = rng
+        self.note(
+            "config: batchSize \(self.config.batchSize), flushInterval \(self.config.flushInterval), sendImmediately \(self.config.sendImmediately), "
+                + "maxQueueSize \(self.config.maxQueueSize), maxRetries \(self.config.maxRetries), retryBackoffMs \(self.config.retryBackoffMs), "
+                + "requestTimeout \(self.config.requestTimeout)"
+        )
+    }
+
+    func tearDown() {
+        self.current?.scheduler.crash()
+        self.current = nil
+        try? FileManager.default.removeItem(at: self.directory)
+    }
+
+    /// A broken invariant, described for a human, with the seed and step to replay it.
+    struct Failure {
+        var message: String
+        /// The remainder of a size-triggered batch waiting for the next trigger (a known bug).
+        var isKnownStuckRemainder = false
+    }
+
+    /// Runs `steps` random steps and the final drain; the first broken invariant, or `nil`.
+    func run(steps: Int) -> Failure? {
+        self.launch()
+        for number in 1...steps {
+            self.step = number
+            self.perform(self.nextKind())
+            if let problem = self.check() { return Failure(message: self.failure(problem)) }
+        }
+        self.step = steps + 1
+        return self.drain().map {
+            Failure(message: self.failure($0.message), isKnownStuckRemainder: $0.isKnownStuckRemainder)
+        }
+    }
+
+    // MARK: - Steps
+
+    private func nextKind() -> Kind {
+        self.rng.pick([
+            (30, .track), (3, .burst), (4, .trackWithoutRunning), (8, .flush), (4, .background),
+            (31, .advance), (12, .faults), (3, .restart), (2, .crash),
+        ])
+    }
+
+    private func perform(_ kind: Kind) {
+        guard let sdk = self.current else { return }
+        switch kind {
+        case .track, .burst, .trackWithoutRunning:
+            let count = kind == .burst ? self.rng.int(10...50) : self.rng.int(1...3)
+            let first = self.nextTag
+            for _ in 0..<count { self.trackRandomEvent(sdk.joryio) }
+            self.note(
+                "step \(self.step): track \(count) (tags \(first)…\(self.nextTag - 1))\(kind == .trackWithoutRunning ? ", not run yet" : "")"
+            )
+            if kind != .trackWithoutRunning { self.time.runUntilIdle() }
+        case .flush:
+            self.note("step \(self.step): flush")
+            sdk.joryio.flush()
+            self.time.runUntilIdle()
+        case .background:
+            self.note("step \(self.step): background")
+            sdk.joryio.applicationDidEnterBackground()
+            self.time.runUntilIdle()
+        case .advance:
+            let ranges: [ClosedRange<Double>] = [0.001...1, 1...15, 15...120, 300...3_600]
+            let seconds = self.rng.double(ranges[self.rng.pick([(40, 0), (40, 1), (15, 2), (5, 3)])])
+            self.note("step \(self.step): advance \(seconds) s")
+            self.time.advance(by: seconds)
+        case .faults:
+            let faults = (0..<self.rng.int(1...3)).map { _ in self.randomFault() }
+            self.note("step \(self.step): script \(faults)")
+            self.server.state.withLock { $0.script += faults }
+        case .restart, .crash:
+            self.note(
+                "step \(self.step): \(kind == .restart ? "restart (pending work committed first)" : "crash (pending work lost)")"
+            )
+            if kind == .restart { self.time.runUntilIdle() }
+            self.restart()
+            self.time.runUntilIdle()
+        }
+    }
+
+    private func randomFault() -> SimFault {
+        switch self.rng.int(0...99) {
+        case 0..<22:
+            let status = [500, 502, 503, 504][self.rng.int(0...3)]
+            return .status(
+                status,
+                retryAfter: self.rng.chance(0.3) ? self.rng.int(1...30) : nil,
+                asDate: self.rng.chance(0.3)
+            )
+        case 22..<36:
+            return .status(
+                429,
+                retryAfter: self.rng.chance(0.7) ? self.rng.int(1...60) : nil,
+                asDate: self.rng.chance(0.3)
+            )
+        case 36..<40: return .status(404, retryAfter: nil, asDate: false)
+        case 40..<46: return .successFalse
+        case 46..<57: return .refused
+        case 57..<69: return .timeout(processed: self.rng.chance(0.5))
+        case 69..<80: return .invalid(self.rng.chance(0.5) ? 400 : 413)
+        case 80..<99: return .indices(rejected: self.rng.double(0...0.3), failed: self.rng.double(0...0.4))
+        default: return .status(402, retryAfter: nil, asDate: false)
+        }
+    }
+
+    /// Tracks one random event tagged `properties.k`, noting whether the SDK should store it.
+    private func trackRandomEvent(_ joryio: Joryio) {
+        let tag = self.nextTag
+        self.nextTag += 1
+        var name = ["Item Viewed", "Café ☕ Ordered", "e\u{301}vénement", "Emoji 😀", "tab\tand \"quotes\""][
+            self.rng.int(0...4)
+        ]
+        var properties: [String: Any] = ["k": tag]
+        for index in 0..<self.rng.int(0...5) {
+            properties["p\(index)"] = self.randomValue(containers: self.rng.int(0...4))
+        }
+        var valid = true
+        switch self.rng.int(0...99) {
+        case 0..<6: properties["poison"] = true  // valid for the SDK; the server refuses it
+        case 6..<9: properties["nan"] = Double.nan  // the property is dropped, the event kept
+        case 9..<11: properties["odd"] = NSObject()  // unsupported type: dropped, event kept
+        case 11..<13: name = String(repeating: "\u{1F600}", count: 255)  // longest valid name
+        case 13..<16:
+            name = ""
+            valid = false
+        case 16..<18:
+            name = String(repeating: "\u{E9}", count: 256)
+            valid = false
+        case 18..<20:
+            for index in 0..<200 { properties["key\(index)"] = index }
+            valid = false
+        case 20..<22:
+            properties["deep"] = [[[[[1]]]]]  // depth 6 with the properties object
+            valid = false
+        case 22..<24:
+            properties["blob"] = String(repeating: "x", count: 51_200)
+            valid = false
+        case 24..<27:
+            // Large events fill the request byte budget; near the 50 KB limit, the other random
+            // properties decide, so measure with the canonical encoder (checked against the server
+            // by EncoderMatchesServerTests).
+            properties["big"] = String(repeating: "y", count: self.rng.int(20_000...51_000))
+            valid = JSONValue.object(JSONValue.convert(properties).value).encodedByteCount <= 51_200
+        default: break
+        }
+        if !valid { self.invalidTags.insert(tag) }
+        self.unsettled[tag] = valid
+        joryio.track(name, properties: properties)
+    }
+
+    /// A random property value with at most `containers` levels of arrays and objects.
+    private func randomValue(containers: Int) -> Any {
+        switch self.rng.int(containers > 0 ? 0...10 : 0...8) {
+        case 0:
+            return [
+                "", "plain", "é ☕ 😀", "line\nbreak \"q\" \\ \u{1}",
+                String(repeating: "ab", count: self.rng.int(0...40)),
+            ][self.rng.int(0...4)]
+        case 1: return [0, -1, 42, Int.max, Int.min][self.rng.int(0...4)]
+        case 2: return [0.1, -0.0, 1e300, Double.leastNonzeroMagnitude, 99.99, 1e16][self.rng.int(0...5)]
+        case 3: return self.rng.chance(0.5)
+        case 4: return NSNull()
+        case 5: return Date(timeIntervalSince1970: self.rng.double(0...2_000_000_000))
+        case 6: return URL(string: "https://example.com/p?q=\(self.rng.int(0...99))")!
+        case 7: return Float(self.rng.double(-1_000...1_000))
+        case 8: return Int?.none as Any
+        case 9: return (0..<self.rng.int(0...3)).map { _ in self.randomValue(containers: containers - 1) }
+        default:
+            var object: [String: Any] = [:]
+            for index in 0..<self.rng.int(0...3) { object["n\(index)"] = self.randomValue(containers: containers - 1) }
+            return object
+        }
+    }
+
+    // MARK: - Instances
+
+    private func launch() {
+        self.launches += 1
+        let scheduler = InstanceScheduler(self.time)
+        let transport = SimTransport(server: self.server, scheduler: scheduler)
+        let spyBox = Locked<SpyQueueStore?>(nil)
+        let ledger = self.ledger
+        let environment = JoryioEnvironment(
+            scheduler: scheduler,
+            clock: scheduler,
+            identifiers: SequentialIdentifierGenerator(first: self.launches << 32),
+            jitter: SeededJitter(seed: self.seed &* 0x9E37_79B9 &+ self.launches),
+            makeTransport: { _ in transport },
+            openStores: { config, sdkKey, logger in
+                let stores = JoryioEnvironment.openStores(
+                    config: config,
+                    sdkKey: sdkKey,
+                    clock: scheduler,
+                    logger: logger
+                )
+                let spy = SpyQueueStore(inner: stores.events, capacity: config.maxQueueSize, ledger: ledger)
+                spyBox.withLock { $0 = spy }
+                return JoryioStores(events: spy, keyValue: stores.keyValue)
+            },
+            gzip: { try? Gzip.compress($0) },
+            userAgent: "joryio-swift/simulation (Linux)"
+        )
+        var config = self.config
+        config.storage = .sqlite(directory: self.directory)
+        config.logSink = NoOpLogSink()
+        config.logLevel = LogLevel.none
+        let joryio = Joryio(environment: environment)
+        joryio.initialize(
+            sdkKey: "jry_sdk_ios_simulation",
+            apiHost: "https://api.simulation.joryio.test/api",
+            config: config
+        )
+        self.time.runUntilIdle()
+        let spy = spyBox.value!
+        precondition(spy.inner is SQLiteQueueStore, "the simulation must run over SQLite")
+        self.current = Instance(joryio: joryio, scheduler: scheduler, transport: transport, spy: spy)
+    }
+
+    /// A new instance over the same directory; the old one's pending work and answers are gone.
+    private func restart() {
+        if let old = self.current {
+            old.scheduler.crash()
+            old.transport.crash()
+        }
+        self.current = nil
+        self.unsettled = [:]  // uncommitted events may be lost: they were never accepted
+        self.launch()
+    }
+
+    // MARK: - Invariants
+
+    private var isIdle: Bool {
+        guard let next = self.time.nextDueDate else { return true }
+        return next > self.time.now()
+    }
+
+    /// The first broken invariant, or `nil`.
+    private func check() -> String? {
+        guard let sdk = self.current else { return "no instance" }
+        let (violation, newlyStored, newlyAcked) = self.server.state.withLock { state in
+            defer {
+                state.newlyStored = []
+                state.newlyAcked = []
+            }
+            return (state.violations.first, state.newlyStored, state.newlyAcked)
+        }
+        if let violation { return "protocol rule broken: \(violation)" }
+        let (problem, newlyAccepted, acceptedTags) = self.ledger.state.withLock { state in
+            defer { state.newlyAccepted = [] }
+            return (state.problems.first, state.newlyAccepted, state.acceptedTags)
+        }
+        if let problem { return problem }
+
+        // Validation: exactly the events that pass the SDK's checks are stored.
+        let wronglyStored = acceptedTags.intersection(self.invalidTags)
+        if !wronglyStored.isEmpty { return "events that fail validation were stored: tags \(wronglyStored.sorted())" }
+        if self.isIdle {
+            let missing = self.unsettled.filter { $0.value && !acceptedTags.contains($0.key) }.keys.sorted()
+            if !missing.isEmpty { return "valid events were not stored: tags \(missing)" }
+            self.unsettled = [:]
+        }
+
+        // Nothing delivered twice: an event is acknowledged again only after an acknowledgement
+        // the client never saw (a timeout after processing, or a crash with the answer on its way).
+        let phantom = self.ledger.state.withLock { state in newlyStored.first { state.accepted[$0] == nil } }
+        if let phantom { return "the server stored \(phantom), which the SDK never committed" }
+        let duplicate = self.server.state.withLock { state -> String? in
+            for id in newlyAcked where state.acks[id, default: 0] > 1 + state.lostAcks[id, default: 0] {
+                return
+                    "\(id) acknowledged \(state.acks[id, default: 0]) times, but only \(state.lostAcks[id, default: 0]) "
+                    + "acknowledgements went unseen by the client"
+            }
+            return nil
+        }
+        if let duplicate { return duplicate }
+
+        // Nothing accepted is lost: delivered, still queued, evicted by maxQueueSize, or refused by
+        // the server on purpose.
+        let queued: [String]
+        let count: Int
+        do {
+            queued = try sdk.spy.storedMessageIDs()
+            count = try sdk.spy.count()
+        } catch {
+            return "cannot read the queue: \(error)"
+        }
+        self.outstanding.formUnion(newlyAccepted)
+        let resolved = self.server.state.withLock { server in
+            self.ledger.state.withLock { ledger in
+                self.outstanding.filter {
+                    server.stored.contains($0) || server.rejected.contains($0) || ledger.evicted.contains($0)
+                }
+            }
+        }
+        self.outstanding.subtract(resolved)
+        let lost = self.outstanding.subtracting(queued)
+        if !lost.isEmpty {
+            return
+                "accepted events lost (not delivered, queued, evicted or rejected): \(lost.sorted().prefix(5)) of \(lost.count)"
+        }
+
+        // The queue stays within maxQueueSize, and getQueueSize() tells the truth.
+        if count != queued.count { return "count() is \(count), but the store holds \(queued.count) records" }
+        if count > self.config.maxQueueSize {
+            return "the queue holds \(count) events, over maxQueueSize \(self.config.maxQueueSize)"
+        }
+        let reported = sdk.joryio.getQueueSize()
+        if reported > self.config.maxQueueSize {
+            return "getQueueSize() is \(reported), over maxQueueSize \(self.config.maxQueueSize)"
+        }
+        if self.isIdle, reported != count { return "getQueueSize() is \(reported) while \(count) events are queued" }
+        return nil
+    }
+
+    /// Faults stop, the clock runs on: the queue must drain to zero.
+    private func drain() -> Failure? {
+        self.server.state.withLock { $0.script = [] }
+        if self.current?.transport.isStopped == true {
+            self.note("end: restart after 402")
+            self.time.runUntilIdle()
+            self.restart()
+        }
+        self.note("end: faults stop, the clock runs on")
+        guard let sdk = self.current else { return Failure(message: "no instance") }
+        var drained = self.runClock(sdk, hours: 6)
+        if let problem = self.check() { return Failure(message: problem) }
+        let failures = sdk.transport.consecutiveFailures
+        if !drained, failures > self.config.maxRetries {
+            // Documented: after maxRetries failures in a row the SDK waits for the next trigger.
+            self.note("end: \(failures) failures in a row (maxRetries \(self.config.maxRetries)); one more event")
+            self.trackSentinel(sdk.joryio)
+            drained = self.runClock(sdk, hours: 6)
+            if let problem = self.check() { return Failure(message: problem) }
+        }
+        if !drained {
+            let left = sdk.joryio.getQueueSize()
+            let failures = sdk.transport.consecutiveFailures
+            sdk.joryio.flush()
+            let flushed = self.runClock(sdk, hours: 6)
+            return Failure(
+                message:
+                    "the queue did not drain by the clock: \(left) events left after \(failures) failures in a row; "
+                    + (flushed ? "flush() then sends them all" : "flush() does not help either"),
+                isKnownStuckRemainder: failures == 0 && flushed
+            )
+        }
+        if !self.outstanding.isEmpty {
+            return Failure(message: "drained, yet \(self.outstanding.count) accepted events never arrived")
+        }
+        return nil
+    }
+
+    private func trackSentinel(_ joryio: Joryio) {
+        let tag = self.nextTag
+        self.nextTag += 1
+        self.unsettled[tag] = true
+        joryio.track("Sentinel", properties: ["k": tag])
+        self.time.runUntilIdle()
+    }
+
+    /// Advances to each due job in turn, at most `hours` of virtual time, checking invariants on the
+    /// way; whether the queue drained and nothing is on the wire.
+    private func runClock(_ sdk: Instance, hours: Double) -> Bool {
+        let deadline = self.time.now().addingTimeInterval(hours * 3_600)
+        for _ in 0..<100_000 {
+            self.time.runUntilIdle()
+            if ((try? sdk.spy.count()) ?? -1) == 0, sdk.transport.inFlight == 0 { return true }
+            if self.check() != nil { return false }
+            guard let next = self.time.nextDueDate, next <= deadline else { return false }
+            self.time.advance(to: next)
+        }
+        return false
+    }
+
+    // MARK: - Reporting
+
+    private func note(_ line: String) {
+        self.server.state.withLock { $0.trace.append(line) }
+    }
+
+    private func failure(_ problem: String) -> String {
+        let trace = self.server.state.withLock { $0.trace }
+        return """
+            seed \(self.seed) step \(self.step): \(problem)
+            replay: JORYIO_SIM_SEED=\(self.seed) swift test --filter SimulationTests
+            \(trace.first ?? "")
+            last events:
+            \(trace.suffix(25).joined(separator: "\n"))
+            """
+    }
+}
