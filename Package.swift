@@ -43,6 +43,7 @@ let package = Package(
         module("JoryioDelivery", "Delivery", ["JoryioCore"]),
         module("JoryioConsent", "Consent", ["JoryioCore"]),
         module("JoryioIdentity", "Identity", ["JoryioCore"]),
+        module("JoryioPlatform", "Platform", ["JoryioCore"]),
         module(
             "Joryio",
             "Joryio",
@@ -64,6 +65,7 @@ let package = Package(
 
         .testTarget(name: "JoryioConsentTests", dependencies: ["JoryioConsent"]),
         .testTarget(name: "JoryioIdentityTests", dependencies: ["JoryioIdentity"]),
+        .testTarget(name: "JoryioPlatformTests", dependencies: ["JoryioPlatform", "JoryioCore", "JoryioTesting"]),
         .testTarget(name: "JoryioDeliveryTests", dependencies: ["JoryioDelivery", "JoryioCore", "JoryioTesting"]),
         .testTarget(
             name: "JoryioIntegrationTests",
