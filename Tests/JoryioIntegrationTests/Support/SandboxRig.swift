@@ -193,6 +193,7 @@ final class SandboxRig {
             userAgent: "joryio-swift/integration-tests (Linux)"
         )
         var config = config
+        config.trackSessionStart = false  // delivery tests count exactly the events they track
         config.storage = .sqlite(directory: self.directory)
         config.logSink = logs
         config.logLevel = .verbose
