@@ -47,7 +47,10 @@ let package = Package(
         module(
             "Joryio",
             "Joryio",
-            ["JoryioCore", "JoryioStorage", "JoryioTransport", "JoryioDelivery", "JoryioConsent", "JoryioIdentity"]
+            [
+                "JoryioCore", "JoryioStorage", "JoryioTransport", "JoryioDelivery", "JoryioConsent", "JoryioIdentity",
+                "JoryioPlatform",
+            ]
         ),
         module("JoryioTesting", "TestSupport", ["JoryioCore"]),
 

@@ -1,6 +1,7 @@
 package import Foundation
 package import JoryioCore
 internal import JoryioDelivery
+internal import JoryioPlatform
 internal import JoryioStorage
 internal import JoryioTransport
 
@@ -27,8 +28,21 @@ extension JoryioEnvironment {
             defaultKeyValue: {
                 guard let directory = try? Self.directory(nil) else { return nil }
                 return settings.store(in: directory, clock: SystemClock(), logger: .disabled)
-            }
+            },
+            sessionStartFacts: Self.sessionStartFacts()
         )
+    }
+
+    /// Real device and environment facts for `Session Start` (SESS-3).
+    private static func sessionStartFacts() -> @Sendable () -> [String: JSONValue] {
+        #if os(Linux)
+        let provider = LinuxDeviceFactsProvider()
+        return { provider.current().sessionStartProperties() }
+        #else
+        // The UIKit provider must be created on the main thread; until the Apple composition root
+        // does that, Session Start carries the device id only.
+        return { [:] }
+        #endif
     }
 
     private static func platformTransport() -> any Transport {

@@ -52,19 +52,15 @@ extension Joryio {
                 )
                 return
             }
-            let actions = engine.privacy.withLock { $0.handle(decision) }
-            self.snapshot.withLock { $0.privacy = engine.privacy.value.state }
-            self.environment.scheduler.enqueue {
-                engine.perform(actions)
-                engine.applyPrivacyToDelivery()
-            }
+            _ = state.privacyShadow?.handle(decision)
+            self.environment.scheduler.enqueue { engine.handle(decision) }
         }
     }
 
     private func privacyState() -> PrivacyState {
         self.state.withLock { state in
-            if state.engine != nil {
-                return self.snapshot.withLock { $0.privacy }
+            if let shadow = state.privacyShadow {
+                return shadow.state
             }
             let stored = self.defaultKeyValue(&state).map(JoryioEngine.loadPrivacy) ?? PrivacyStateMachine(storedOptOut: false, storedDenial: false)
             var machine = stored

@@ -21,6 +21,10 @@ public final class Joryio: Sendable {
         var decisions: [PrivacyDecision] = []
         /// The platform's settings store, opened on first use before `initialize()`.
         var defaultKeyValue: (any KeyValueStore)??
+        /// The consent and opt-out the getters answer with after `initialize()`: the engine's
+        /// machine, advanced on the caller's thread so a getter right after a call sees it, while
+        /// the engine applies the same decisions in order with every other call.
+        var privacyShadow: PrivacyStateMachine?
     }
 
     /// Calls that collect or send, kept until `initialize()` (INIT-6).
@@ -81,7 +85,9 @@ public final class Joryio: Sendable {
             let dropped = state.droppedBeforeInit
             let decisions = Self.takeDecisions(&state)
             state.preInit = []
-            self.snapshot.withLock { $0.privacy = engine.privacy.value.state }
+            var shadow = engine.privacy.value
+            _ = shadow.start(configOptOut: clamped.optOut, configConsent: clamped.trackingConsent, preInit: decisions)
+            state.privacyShadow = shadow
             self.environment.scheduler.enqueue {
                 engine.start(preInit: decisions)
                 if dropped > 0 {

@@ -164,6 +164,23 @@ import Testing
         }
     }
 
+    @Test func aCallMadeWhileOptedOutStaysDroppedEvenIfOptInFollowsAtOnce() {
+        let transport = RecordingTransport()
+        let sdk = TestSDK(transport: transport)
+        sdk.start()
+        sdk.joryio.optOut()
+        sdk.joryio.track("while-out")
+        sdk.joryio.optIn()
+        #expect(!sdk.joryio.isUserOptedOut())
+        sdk.joryio.updateConsent(.denied)
+        sdk.joryio.track("while-denied")
+        sdk.joryio.updateConsent(.granted)
+        sdk.joryio.track("allowed")
+        sdk.joryio.flush()
+        sdk.scheduler.runUntilIdle()
+        #expect(transport.requests.flatMap(\.events).map { $0["event"] } == ["allowed"])
+    }
+
     @Test func preInitOptOutIsStoredAndAnsweredBeforeInitialize() throws {
         try withTemporaryDirectory { directory in
             let sdk = TestSDK(transport: RecordingTransport(), storage: .sqlite(directory: directory))

@@ -38,11 +38,14 @@ func run() throws {
     app.track("")
     app.track("Rating", properties: ["score": Double.nan, "stars": 4])
     app.flush()
-    try waitUntil("the sandbox has all 122 valid events") { (try? sandbox.events().count) == 122 }
+    try waitUntil("the sandbox has all 123 valid events") { (try? sandbox.events().count) == 123 }
     say("   queue size now \(app.getQueueSize()); last transport error: \(app.lastTransportError.map { "\($0)" } ?? "none")")
+
+    say("   session \(app.getSessionId() ?? "none") announced with a Session Start event")
 
     // 2. Ingestion paused: 402 stops sending for the session; events wait on disk for the next launch.
     try sandbox.addFault(path: "/api/v1/events", count: 1, status: 402)
+    app.identify("user-42")
     for index in 0..<30 {
         app.track("Offline Action", properties: ["index": index])
     }
@@ -51,24 +54,33 @@ func run() throws {
     say("\n2. the sandbox answered 402 (ingestion paused): \(app.getQueueSize()) events kept on disk, sending stopped")
     let relaunched = Joryio()
     relaunched.initialize(sdkKey: sdkKey, apiHost: sandbox.apiHost.absoluteString, config: config)
-    try waitUntil("the relaunched app delivers the backlog") { (try? sandbox.events().count) == 152 }
-    say("   after a relaunch over the same SQLite file: queue size \(relaunched.getQueueSize())")
+    try waitUntil("the relaunched app delivers the backlog") { (try? sandbox.events().count) == 153 }
+    say("   after a relaunch over the same SQLite file: queue size \(relaunched.getQueueSize()), user \(relaunched.getUserId() ?? "none")")
+
+    // 3. Privacy: an opted-out person's events are never collected; the opt-out is stored.
+    relaunched.optOut()
+    relaunched.track("Not Collected")
+    relaunched.flush()
+    say("\n3. after optOut(): isUserOptedOut() = \(relaunched.isUserOptedOut()); \"Not Collected\" is dropped at the call")
+    relaunched.optIn()
 
     let requests = try sandbox.requests(path: "/api/v1/events")
     let events = try sandbox.events()
-    say("\n3. what the sandbox received:")
+    say("\n4. what the sandbox received:")
     for request in requests {
         let count = ((request.body as? [String: Any])?["batch"] as? [Any])?.count ?? 0
         let size = request.gzip ? "gzip \(request.rawBytes) B of \(request.bodyBytes) B" : "\(request.bodyBytes) B"
         say("   #\(request.seq) POST \(request.path)  \(request.status ?? 0)  \(count) events  \(size)")
     }
-    let expected = 120 + 1 + 1 + 30
+    let expected = 1 + 120 + 1 + 1 + 30  // Session Start, products, screen, rating, offline actions
     let unique = Set(events.compactMap { $0["messageId"] as? String })
     say("\n   events stored by the sandbox: \(events.count) (\(unique.count) unique messageIds) of \(expected) valid events tracked")
-    if let first = events.first, let json = try? JSONSerialization.data(withJSONObject: first, options: [.sortedKeys]) {
-        say("   first event as received: \(String(decoding: json, as: UTF8.self))")
+    if let first = events.first(where: { $0["event"] as? String == "Session Start" }), let json = try? JSONSerialization.data(withJSONObject: first, options: [.sortedKeys]) {
+        say("   the Session Start as received: \(String(decoding: json, as: UTF8.self))")
     }
     guard events.count == expected, unique.count == expected else {
+        let names = Dictionary(grouping: events.compactMap { $0["event"] as? String }, by: { $0 }).mapValues(\.count)
+        say("   received by name: \(names.sorted { $0.key < $1.key })")
         throw DemoError("expected \(expected) events exactly once")
     }
     say("\nEvery valid event arrived exactly once, through an outage, a pause and a restart.")
