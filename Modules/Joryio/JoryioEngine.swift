@@ -316,6 +316,19 @@ package final class JoryioEngine: Sendable {
         return bytes
     }
 
+    /// Reinstall detection (STORE-8, GAP-52): the settings store is deleted with the app but the
+    /// Keychain is not, so secure items found without the install marker belong to an earlier
+    /// installation and are deleted before use.
+    private static func clearSecureStoreAfterReinstall(stores: JoryioStores, logger: Logger) {
+        guard stores.keyValue.string(forKey: StoreKey.installMarker) == nil else { return }
+        do {
+            try stores.secure.removeAll()
+        } catch {
+            logger.error("cannot clear secure items left by an earlier installation: \(error)")
+        }
+        stores.keyValue.save("1", forKey: StoreKey.installMarker, logger: logger)
+    }
+
     /// The ids stored on the device (STORE-1, STORE-3), or new ones. `config.anonymousId` and
     /// `config.userId` win over stored ids (GAP-22).
     private static func loadIdentity(
@@ -325,6 +338,7 @@ package final class JoryioEngine: Sendable {
         logger: Logger
     ) -> Identity {
         let keyValue = stores.keyValue
+        Self.clearSecureStoreAfterReinstall(stores: stores, logger: logger)
         let storedAnonymous = keyValue.string(forKey: StoreKey.anonymousId)
         let anonymousId = config.anonymousId.nonEmpty ?? storedAnonymous ?? environment.identifiers.next()
         if storedAnonymous != anonymousId { keyValue.save(anonymousId, forKey: StoreKey.anonymousId, logger: logger) }

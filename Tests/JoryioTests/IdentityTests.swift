@@ -88,6 +88,27 @@ import Testing
         }
     }
 
+    @Test func aReinstallClearsSecureItemsLeftBehind() throws {
+        try withTemporaryDirectory { directory in
+            let sdk = TestSDK(transport: RecordingTransport(), storage: .sqlite(directory: directory))
+            sdk.start()
+            sdk.joryio.identify("user-1")
+            sdk.scheduler.runUntilIdle()
+            // The app is deleted: settings go, the Keychain (here the secure directory) stays.
+            try FileManager.default.removeItem(at: directory.appendingPathComponent("joryio-settings.json"))
+            let reinstalled = TestSDK(transport: RecordingTransport(), storage: .sqlite(directory: directory))
+            reinstalled.start()
+            #expect(reinstalled.joryio.getUserId() == nil)
+            let again = TestSDK(transport: RecordingTransport(), storage: .sqlite(directory: directory))
+            again.start()
+            again.joryio.identify("user-2")
+            again.scheduler.runUntilIdle()
+            let relaunched = TestSDK(transport: RecordingTransport(), storage: .sqlite(directory: directory))
+            relaunched.start()
+            #expect(relaunched.joryio.getUserId() == "user-2")  // a normal relaunch keeps it
+        }
+    }
+
     @Test func wipeDataDeletesIdsAndQueueButKeepsTheOptOut() throws {
         let transport = RecordingTransport(outcome: .failure(TransportError(.cannotConnect, "offline")))
         let sdk = TestSDK(transport: transport)
