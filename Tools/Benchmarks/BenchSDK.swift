@@ -98,10 +98,10 @@ final class BenchSDK {
         self.scheduler.sync {}
     }
 
-    /// Waits until `getQueueSize()` reports `count`; false after `timeout`.
+    /// Waits until `getQueueSize()` reports `count`, checking every `interval`; false after `timeout`.
     @discardableResult
-    func waitForQueueSize(_ count: Int, timeout: TimeInterval = 300) -> Bool {
-        waitUntil(timeout: timeout) { self.joryio.getQueueSize() == count }
+    func waitForQueueSize(_ count: Int, timeout: TimeInterval = 300, interval: TimeInterval = 50e-6) -> Bool {
+        waitUntil(timeout: timeout, interval: interval) { self.joryio.getQueueSize() == count }
     }
 
     /// Tracks `count` bench events back to back.

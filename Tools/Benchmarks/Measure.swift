@@ -31,6 +31,17 @@ enum Monotonic {
     }
 }
 
+/// CPU time this process has used (user + system, every thread), in microseconds.
+///
+/// Unlike wall time it barely moves when other processes compete for the cores, so it is the
+/// figure to compare two builds with on a busy machine.
+func processCPUMicroseconds() -> Double {
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    func micros(_ time: timeval) -> Double { Double(time.tv_sec) * 1e6 + Double(time.tv_usec) }
+    return micros(usage.ru_utime) + micros(usage.ru_stime)
+}
+
 /// Order statistics of a sample.
 struct Percentiles {
     private let sorted: [Double]
@@ -55,15 +66,17 @@ func median(_ values: [Double]) -> Double {
     Percentiles(values).median
 }
 
-/// Polls `condition` every ~20 µs until it holds or `timeout` passes; true when it held.
+/// Polls `condition` every `interval` seconds until it holds or `timeout` passes; true when it held.
 ///
-/// Sleeping (not spinning) matters on a 2-core machine: the engine needs the other core.
+/// Sleeping (not spinning) matters on a 2-core machine: the engine needs the other core. Each
+/// wake-up costs a few µs of CPU, so long waits poll less often; the interval bounds the error.
 @discardableResult
-func waitUntil(timeout: TimeInterval, _ condition: () -> Bool) -> Bool {
+func waitUntil(timeout: TimeInterval, interval: TimeInterval = 50e-6, _ condition: () -> Bool) -> Bool {
     let deadline = Monotonic.nanoseconds() &+ UInt64(timeout * 1e9)
+    let sleep = useconds_t(max(1, interval * 1e6))
     while !condition() {
         if Monotonic.nanoseconds() > deadline { return false }
-        usleep(20)
+        usleep(sleep)
     }
     return true
 }

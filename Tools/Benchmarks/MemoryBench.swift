@@ -54,10 +54,14 @@ enum MemoryBench {
                 let chunk = min(1000, events - queued)
                 sdk.track(chunk)
                 queued += chunk
-                guard sdk.waitForQueueSize(warmup + queued) else { fatalError("rss: a chunk was not persisted") }
+                guard sdk.waitForQueueSize(warmup + queued, interval: 200e-6) else {
+                    fatalError("rss: a chunk was not persisted")
+                }
             }
         }
-        guard sdk.waitForQueueSize(warmup + events) else { fatalError("rss: events were not persisted") }
+        guard sdk.waitForQueueSize(warmup + events, interval: 1e-3) else {
+            fatalError("rss: events were not persisted")
+        }
         sdk.drain()
         let peak = ProcessMemory.peakResidentBytes() ?? 0
         let after = ProcessMemory.residentBytes() ?? 0

@@ -12,6 +12,8 @@ enum RawSQLiteBaseline {
         var rows: Int
         var transactions: Int
         var seconds: Double
+        /// Process CPU time per row.
+        var cpuMicrosecondsPerRow: Double
         var rowsPerSecond: Double { Double(self.rows) / self.seconds }
     }
 
@@ -42,6 +44,7 @@ enum RawSQLiteBaseline {
         defer { free(queue) }
 
         Self.insert(warmup[...], queue: queue, db: db, statement: insert)
+        let cpuStart = processCPUMicroseconds()
         let start = Monotonic.nanoseconds()
         var index = 0
         for size in batches {
@@ -52,7 +55,8 @@ enum RawSQLiteBaseline {
         return Result(
             rows: payloads.count,
             transactions: batches.count,
-            seconds: Monotonic.seconds(from: start, to: end)
+            seconds: Monotonic.seconds(from: start, to: end),
+            cpuMicrosecondsPerRow: (processCPUMicroseconds() - cpuStart) / Double(payloads.count)
         )
     }
 

@@ -43,6 +43,10 @@ struct Report {
             row("  raw SQLite rows/s, same \(run.transactions) txns", Self.rate(run.raw.rowsPerSecond))
             row("  SDK / raw", String(format: "%.0f %%", run.fractionOfRaw * 100))
             row(
+                "  CPU per event, SDK / raw (all threads)",
+                String(format: "%.1f / %.1f µs", run.cpuMicrosecondsPerEvent, run.raw.cpuMicrosecondsPerRow)
+            )
+            row(
                 "  caller loop / largest txn / sends",
                 String(
                     format: "%.0f ms / %ld / %ld",

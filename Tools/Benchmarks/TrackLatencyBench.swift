@@ -38,7 +38,9 @@ enum TrackLatencyBench {
                 buffer[index] = Double(end &- start) / 1000
             }
         }
-        guard sdk.waitForQueueSize(warmup + calls) else { fatalError("latency: events were not persisted") }
+        guard sdk.waitForQueueSize(warmup + calls, interval: 1e-3) else {
+            fatalError("latency: events were not persisted")
+        }
         sdk.drain()
 
         var paced = [Double](repeating: 0, count: pacedCalls)
