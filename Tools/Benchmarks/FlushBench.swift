@@ -1,5 +1,6 @@
 import Foundation
 import Joryio
+import JoryioCore
 import JoryioTesting
 import JoryioTransport
 
@@ -17,6 +18,9 @@ enum FlushBench {
         var exchangeMilliseconds: Double
         /// Of which: deleting the 500 rows.
         var removeMilliseconds: Double
+        /// A bodiless `GET /_sandbox/health` over the same libcurl transport: the round-trip floor
+        /// (libcurl, loopback, the Python server's per-request cost).
+        var floorMilliseconds: Double
         var bodyBytes: Int
         var eventsAccepted: Int
     }
@@ -68,6 +72,7 @@ enum FlushBench {
                 builds.append(max(0, gap - exchange))
             }
         }
+        let floor = try Self.roundTrips(curl, url: sandbox.baseURL.appendingPathComponent("_sandbox/health"), count: 9)
         let accepted = try sandbox.events().count
         let errors = sdk.logs.errorMessages
         precondition(errors.isEmpty, "flush: the SDK logged errors: \(errors.prefix(3))")
@@ -79,8 +84,27 @@ enum FlushBench {
             buildMilliseconds: median(builds),
             exchangeMilliseconds: median(gate.exchangeMilliseconds),
             removeMilliseconds: median(removes),
+            floorMilliseconds: median(floor),
             bodyBytes: Int(median(gate.forwardedBodyBytes.map(Double.init))),
             eventsAccepted: accepted
         )
+    }
+
+    /// Milliseconds of `count` sequential GETs of `url` through `transport`.
+    private static func roundTrips(_ transport: CurlTransport, url: URL, count: Int) throws -> [Double] {
+        var times: [Double] = []
+        for _ in 0..<count {
+            let done = DispatchSemaphore(value: 0)
+            let status = Locked(0)
+            let start = Monotonic.nanoseconds()
+            transport.send(HTTPRequest(method: "GET", url: url, timeout: 10)) { result in
+                status.withLock { $0 = (try? result.get().status) ?? -1 }
+                done.signal()
+            }
+            done.wait()
+            times.append(Monotonic.milliseconds(from: start, to: Monotonic.nanoseconds()))
+            guard status.value == 200 else { throw BenchError("GET \(url.path) answered \(status.value)") }
+        }
+        return times
     }
 }

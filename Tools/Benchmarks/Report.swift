@@ -63,6 +63,7 @@ struct Report {
                 [flush.peekMilliseconds, flush.buildMilliseconds, flush.exchangeMilliseconds, flush.removeMilliseconds]
                     .map { String(format: "%.1f", $0) }.joined(separator: " / ") + " ms"
             )
+            row("  round-trip floor (bodiless GET, same transport)", Self.ms(flush.floorMilliseconds))
             row("  gzip body / events accepted by sandbox", "\(flush.bodyBytes / 1024) KiB / \(flush.eventsAccepted)")
         }
         if let cold = self.coldStart {
