@@ -11,7 +11,7 @@ export NO_PROXY := 127.0.0.1,localhost,::1
 export no_proxy := 127.0.0.1,localhost,::1
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test test-swift test-sandbox demo lint format clean
+.PHONY: deps build test test-swift test-sandbox demo bench lint format clean
 
 ## deps: install the system libraries the package links (sqlite3, libcurl, zlib) when missing.
 deps:
@@ -36,6 +36,11 @@ test-swift:
 ## demo: start the local sandbox backend and drive the SDK against it.
 demo: deps
 	$(SWIFT) run $(STRICT) joryio-demo
+
+## bench: the figures in docs/performance.md (release build, a few minutes; never part of `make test`).
+## Quiet the machine first: other builds on the 2 cores skew every figure.
+bench: deps
+	$(SWIFT) run -c release joryio-bench
 
 ## lint / format: the toolchain's swift-format with the repository's .swift-format.
 lint:

@@ -62,7 +62,10 @@ let package = Package(
 
         .executableTarget(
             name: "joryio-bench",
-            dependencies: ["Joryio", "JoryioCore", "JoryioDelivery", "JoryioStorage", "JoryioTransport", "JoryioTesting"],
+            dependencies: [
+                "Joryio", "JoryioCore", "JoryioDelivery", "JoryioStorage", "JoryioTransport", "JoryioTesting",
+                "CJoryioSQLite",
+            ],
             path: "Tools/Benchmarks"
         ),
 

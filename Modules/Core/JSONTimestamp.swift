@@ -16,6 +16,39 @@ public enum JSONTimestamp {
         let minute = millisecondOfDay / 60_000 % 60
         let second = millisecondOfDay / 1000 % 60
         let millisecond = millisecondOfDay % 1000
+        // Every event's timestamp passes here: write the 24 bytes in one go for years 0…9999.
+        if (0...9999).contains(year) {
+            return String(unsafeUninitializedCapacity: 24) { bytes in
+                var position = 0
+                func put(_ value: Int64, _ width: Int) {
+                    var remaining = value
+                    for offset in stride(from: width - 1, through: 0, by: -1) {
+                        bytes[position + offset] = UInt8(ascii: "0") + UInt8(remaining % 10)
+                        remaining /= 10
+                    }
+                    position += width
+                }
+                func put(_ character: Unicode.Scalar) {
+                    bytes[position] = UInt8(ascii: character)
+                    position += 1
+                }
+                put(year, 4)
+                put("-")
+                put(month, 2)
+                put("-")
+                put(day, 2)
+                put("T")
+                put(hour, 2)
+                put(":")
+                put(minute, 2)
+                put(":")
+                put(second, 2)
+                put(".")
+                put(millisecond, 3)
+                put("Z")
+                return position
+            }
+        }
         var text = ""
         text.reserveCapacity(24)
         text += Self.pad(year, 4)

@@ -45,6 +45,17 @@ extension JSONValue {
 
     /// Converts any supported value; `nil` when it (as a whole) was dropped, recorded in `dropped`.
     public static func convert(any value: Any, path: String = "", dropped: inout [DroppedValue]) -> JSONValue? {
+        // Fast path for the exact types apps pass most (this runs on the caller's thread for every
+        // property): comparing metatypes is free, while each failing `as?` below is a runtime cast
+        // with conformance lookups (~600 ns a value). Same results as the general path.
+        let dynamicType = type(of: value)
+        if dynamicType == String.self, let value = value as? String { return .string(value) }
+        if dynamicType == Double.self, let value = value as? Double {
+            return Self.finite(value, path: path, dropped: &dropped)
+        }
+        if dynamicType == Int.self, let value = value as? Int { return .int(Int64(value)) }
+        if dynamicType == Bool.self, let value = value as? Bool { return .bool(value) }
+
         if let optional = value as? any OptionalConvertible {
             guard let wrapped = optional.wrappedAny else { return .null }
             return Self.convert(any: wrapped, path: path, dropped: &dropped)

@@ -50,8 +50,8 @@ extension JSONValue {
     public static func encode(object members: [String: JSONValue], into bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "{"))
         var first = true
-        for key in members.keys.sorted() {
-            guard let value = members[key] else { continue }
+        // Sort the pairs, not the keys: looking each key up again would hash it a second time.
+        for (key, value) in members.sorted(by: { $0.key < $1.key }) {
             if !first { bytes.append(UInt8(ascii: ",")) }
             first = false
             Self.encode(string: key, into: &bytes)

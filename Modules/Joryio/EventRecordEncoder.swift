@@ -12,27 +12,27 @@ package enum EventRecordEncoder {
     ) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(encodedProperties.count + 320)
-        bytes += Array(#"{"anonymousId":"#.utf8)
+        bytes.append(contentsOf: #"{"anonymousId":"#.utf8)
         JSONValue.encode(string: event.anonymousId, into: &bytes)
         if let deviceId {
-            bytes += Array(#","deviceId":"#.utf8)
+            bytes.append(contentsOf: #","deviceId":"#.utf8)
             JSONValue.encode(string: deviceId, into: &bytes)
         }
-        bytes += Array(#","event":"#.utf8)
+        bytes.append(contentsOf: #","event":"#.utf8)
         JSONValue.encode(string: event.name, into: &bytes)
-        bytes += Array(#","messageId":"#.utf8)
+        bytes.append(contentsOf: #","messageId":"#.utf8)
         JSONValue.encode(string: event.messageId, into: &bytes)
-        bytes += Array(#","properties":"#.utf8)
+        bytes.append(contentsOf: #","properties":"#.utf8)
         bytes += encodedProperties
         if let sessionId {
-            bytes += Array(#","sessionId":"#.utf8)
+            bytes.append(contentsOf: #","sessionId":"#.utf8)
             JSONValue.encode(string: sessionId, into: &bytes)
         }
-        bytes += Array(#","timestamp":"#.utf8)
+        bytes.append(contentsOf: #","timestamp":"#.utf8)
         JSONValue.encode(string: JSONTimestamp.string(from: event.timestamp), into: &bytes)
-        bytes += Array(#","type":"track""#.utf8)
+        bytes.append(contentsOf: #","type":"track""#.utf8)
         if let userId = event.userId {
-            bytes += Array(#","userId":"#.utf8)
+            bytes.append(contentsOf: #","userId":"#.utf8)
             JSONValue.encode(string: userId, into: &bytes)
         }
         bytes.append(UInt8(ascii: "}"))

@@ -24,7 +24,14 @@ package enum EventValidator {
         if properties.count > Self.maxPropertyKeys {
             return "the properties have \(properties.count) top-level keys (at most \(Self.maxPropertyKeys))"
         }
-        let depth = JSONValue.object(properties).nestingDepth
+        // Flat properties (most events) are one level deep: walk the tree only when a value nests.
+        let nests = properties.values.contains { value in
+            switch value {
+            case .array, .object: true
+            default: false
+            }
+        }
+        let depth = nests ? JSONValue.object(properties).nestingDepth : 1
         if depth > Self.maxDepth {
             return "the properties nest \(depth) levels deep (at most \(Self.maxDepth))"
         }
