@@ -173,7 +173,8 @@ final class SandboxRig {
     func launch(
         _ config: JoryioConfig = JoryioConfig(),
         identifiers: (any IdentifierGenerator)? = nil,
-        offlineTarget: URL? = nil
+        offlineTarget: URL? = nil,
+        beforeInitialize: (Joryio) -> Void = { _ in }
     ) -> SandboxSDK {
         self.launches += 1
         let scheduler = InstanceScheduler(self.time)
@@ -198,6 +199,7 @@ final class SandboxRig {
         config.logSink = logs
         config.logLevel = .verbose
         let joryio = Joryio(environment: environment)
+        beforeInitialize(joryio)
         joryio.initialize(sdkKey: Self.sdkKey, apiHost: self.sandbox.apiHost.absoluteString, config: config)
         self.time.runUntilIdle()
         let instance = SandboxSDK(joryio: joryio, scheduler: scheduler, transport: transport, logs: logs)
