@@ -142,7 +142,9 @@ package final class EventUploader: Sendable {
             if trigger != .size { state.draining = true }
             if state.paused { return .ignore }
             if state.inFlight {
-                state.triggeredWhileBusy = trigger == .flush ? .flush : (state.triggeredWhileBusy ?? trigger)
+                // Keep the strongest trigger: a flush beats a timer, which beats a size trigger.
+                let rank: (Trigger?) -> Int = { $0 == .flush ? 3 : $0 == .timer ? 2 : $0 == .size ? 1 : 0 }
+                if rank(trigger) > rank(state.triggeredWhileBusy) { state.triggeredWhileBusy = trigger }
                 return .ignore
             }
             if let until = state.retryAfterUntil, until > now {
@@ -253,7 +255,13 @@ package final class EventUploader: Sendable {
             return continueNow && state.draining ? .timer : nil
         }
         if let next {
-            self.trigger(next)
+            // A size trigger that arrived mid-request counted the events on the wire; send only if a
+            // full batch is still waiting now that they are gone.
+            if next != .size || self.settings.sendImmediately
+                || ((try? self.store.count()) ?? 0) >= self.settings.batchSize
+            {
+                self.trigger(next)
+            }
         } else if continueNow {
             // A full batch is still waiting, or with sendImmediately any event at all.
             let queued = (try? self.store.count()) ?? 0

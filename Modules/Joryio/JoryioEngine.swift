@@ -183,15 +183,22 @@ package final class JoryioEngine: Sendable {
         case .fixed(let id): id
         }
         let payload = EventRecordEncoder.encode(event, encodedProperties: encoded, sessionId: sessionId, deviceId: identity.deviceId)
-        let scheduleCommit = self.pending.withLock { pending -> Bool in
+        let (scheduleCommit, full) = self.pending.withLock { pending -> (Bool, Bool) in
             pending.payloads.append(Data(payload))
             defer { pending.commitScheduled = true }
-            return !pending.commitScheduled
+            return (!pending.commitScheduled, pending.payloads.count >= Self.maxGroupCommit && !pending.failing)
         }
-        if scheduleCommit {
+        if full {
+            // A long burst is written in bounded transactions, so memory stays flat however far
+            // the app gets ahead of the engine.
+            self.commit()
+        } else if scheduleCommit {
             self.environment.scheduler.enqueue { [self] in self.commit() }
         }
     }
+
+    /// The most events written in one transaction.
+    static let maxGroupCommit = 500
 
     /// `trackScreen`: a `Screen Viewed` event with `screen_name` (EVT-2). The screen name is the
     /// call's required value, so an empty one is dropped with a warning like `track("")` (EVT-3).
