@@ -118,7 +118,7 @@ final class Simulation {
     /// (`PrivacyStateMachine.start` treats granted → pending like a withdrawal and appends
     /// `.discardCollected`), although `.pending` must hold events, not delete them. Until it is
     /// fixed, pending launches happen only over an empty queue; set to `false` to reproduce
-    /// (e.g. seed 2 step 177, seed 4 step 43).
+    /// (e.g. seed 9 step 5, seed 4 step 48, seed 6 step 89).
     static let pendingStartDeletesQueue = true
 
     private var allowed: Bool { !self.optedOut && self.consent == .granted }
