@@ -58,7 +58,9 @@ package struct PrivacyStateMachine: Sendable, Equatable {
         // Held data and suppressed startup work belong to this launch: at start there is nothing
         // held yet, so only a purge matters (stale queued items from an earlier launch).
         actions.removeAll { $0 == .resumeCollection }
-        if before.allowsCollection, !self.state.allowsCollection, !actions.contains(.discardCollected) {
+        // `.pending` holds what earlier launches queued; only an opt-out or a denial deletes it.
+        let blocked = self.state.optedOut || self.state.consent == .denied
+        if before.allowsCollection, blocked, !actions.contains(.discardCollected) {
             actions.append(.discardCollected)
         }
         return actions

@@ -91,6 +91,14 @@ import Testing
         #expect(!actions.contains(.resumeCollection))
     }
 
+    @Test func aPendingLaunchHoldsWhatEarlierLaunchesQueued() {
+        let (state, actions) = self.start(configConsent: .pending)
+        #expect(state.consent == .pending)
+        #expect(!actions.contains(.discardCollected))
+        let (_, preInit) = self.start(preInit: [.updateConsent(.pending)])
+        #expect(!preInit.contains(.discardCollected))
+    }
+
     @Test func preInitWipeIsAppliedAndKeepsTheOptOut() {
         let (state, actions) = self.start(storedOptOut: true, preInit: [.wipeData])
         #expect(state.optedOut)

@@ -113,13 +113,6 @@ final class Simulation {
     private var mayHaveSent = true
     private var requestViolation: String?
 
-    /// Known SDK bug (reported, not fixed here): a launch configured with `trackingConsent: .pending`
-    /// over a stored granted state deletes the events queued by earlier launches
-    /// (`PrivacyStateMachine.start` treats granted → pending like a withdrawal and appends
-    /// `.discardCollected`), although `.pending` must hold events, not delete them. Until it is
-    /// fixed, pending launches happen only over an empty queue; set to `false` to reproduce
-    /// (e.g. seed 9 step 5, seed 4 step 48, seed 6 step 89).
-    static let pendingStartDeletesQueue = true
 
     private var allowed: Bool { !self.optedOut && self.consent == .granted }
     private var privacyDescription: String { "optedOut \(self.optedOut), consent .\(self.consent)" }
@@ -244,11 +237,7 @@ final class Simulation {
             if kind == .restart { self.time.runUntilIdle() }
             // Sometimes the new launch is configured to start opted out or with consent pending.
             let roll = self.rng.int(0...99)
-            var pending = (6..<26).contains(roll)
-            if pending, Self.pendingStartDeletesQueue, ((try? sdk.spy.count()) ?? 1) > 0 {
-                self.note("(no pending launch: the queue is not empty, see pendingStartDeletesQueue)")
-                pending = false
-            }
+            let pending = (6..<26).contains(roll)
             self.restart(optOut: roll < 6, pending: pending)
             self.time.runUntilIdle()
         }
