@@ -71,6 +71,7 @@ final class BenchSDK {
             batchSize: batchSize,
             flushInterval: 86_400,
             maxQueueSize: 10_000_000,
+            trackSessionStart: false,  // every queued row is one of the benchmark's own events
             maxRetries: 0,
             retryBackoffMs: 300_000,
             logLevel: .warning,
