@@ -269,39 +269,3 @@ extension HTTPRequest {
     }
 }
 
-/// A loopback TCP port that refuses connections while this value lives: bound, never listening.
-final class RefusingPort {
-    let port: Int
-    private let descriptor: Int32
-
-    init() throws {
-        #if canImport(Glibc)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
-            }
-        }
-        guard bound else {
-            close(descriptor)
-            throw POSIXError(.EADDRNOTAVAIL)
-        }
-        self.descriptor = descriptor
-        self.port = Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    /// `http://127.0.0.1:PORT`.
-    var url: URL { URL(string: "http://127.0.0.1:\(self.port)")! }
-
-    deinit {
-        close(self.descriptor)
-    }
-}

@@ -1,21 +1,22 @@
-import Foundation
+public import Foundation
 
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #elseif canImport(Darwin)
-import Darwin
+internal import Darwin
 #endif
 
 /// A loopback TCP port that refuses connections for as long as this value lives.
 ///
 /// The socket is bound (so no other process can take the port) but never listens, so the kernel
-/// answers every connection attempt with a reset.
-final class RefusingPort {
+/// answers every connection attempt with a reset: the "server is down" case for transport tests.
+public final class RefusingPort: Sendable {
     /// The port number on 127.0.0.1.
-    let port: Int
+    public let port: Int
     private let descriptor: Int32
 
-    init() throws {
+    /// Binds a fresh loopback port; throws when no socket can be bound.
+    public init() throws {
         #if canImport(Glibc)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -37,6 +38,15 @@ final class RefusingPort {
         }
         self.descriptor = descriptor
         self.port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// `http://127.0.0.1:<port>`, a base URL nothing answers.
+    public var url: URL {
+        var components = URLComponents()
+        components.scheme = "http"
+        components.host = "127.0.0.1"
+        components.port = self.port
+        return components.url ?? URL(fileURLWithPath: "/")
     }
 
     deinit {
