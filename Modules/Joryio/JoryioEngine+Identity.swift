@@ -104,16 +104,14 @@ extension JoryioEngine {
         }
     }
 
-    /// Publishes ids, session and privacy for the getters.
+    /// Publishes ids and session for the getters (privacy getters read the facade's shadow).
     func publishIdentity() {
         let identity = self.identity.value
         let session = self.sessions.value.current
-        let privacy = self.privacy.value.state
         self.snapshot.withLock {
             $0.userId = identity.userId
             $0.anonymousId = identity.anonymousId
             $0.session = session.map { ($0.id, $0.start) }
-            $0.privacy = privacy
         }
     }
 }

@@ -18,8 +18,6 @@ package struct JoryioSnapshot: Sendable {
     package var anonymousId = ""
     /// The current session, if one started.
     package var session: (id: String, start: Date)?
-    /// The consent and opt-out in effect.
-    package var privacy = PrivacyState(optedOut: false, consent: .granted)
 }
 
 /// One started SDK instance: all state lives here and is touched only on `environment.scheduler`.
