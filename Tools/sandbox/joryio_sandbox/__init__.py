@@ -4,4 +4,4 @@ Standard library only. The wire protocol it implements is documented in
 docs/protocol.md; the SDK implements the other side of the same contract.
 """
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from . import dashboard
 from .routing import CONTROL_PREFIX, Request, Response, Router
-from .wire import canonical_size
+from .wire import WireError, canonical_size
 
 OK = {"ok": True}
 
@@ -24,6 +24,26 @@ def list_requests(request: Request) -> Response:
 
 def list_events(request: Request) -> Response:
     return Response(200, {"events": request.app.state.events()})
+
+
+def list_profiles(request: Request) -> Response:
+    return Response(200, {"profiles": request.app.state.profiles()})
+
+
+def get_profile(request: Request) -> Response:
+    """The profile `?userId=` or `?anonymousId=` resolves to (userId first)."""
+    user_id = request.query.get("userId", [None])[0]
+    anonymous_id = request.query.get("anonymousId", [None])[0]
+    if not (user_id or anonymous_id):
+        raise WireError(400, "bad_request", "give ?userId= or ?anonymousId=")
+    profile = request.app.state.profile(user_id, anonymous_id)
+    if profile is None:
+        raise WireError(404, "profile_not_found")
+    return Response(200, profile)
+
+
+def list_push_unregistered(request: Request) -> Response:
+    return Response(200, {"tokens": request.app.state.push_unregistered()})
 
 
 def add_fault(request: Request) -> Response:
@@ -68,6 +88,9 @@ def register(router: Router) -> None:
     router.control("GET", f"{c}/health", health)
     router.control("GET", f"{c}/requests", list_requests)
     router.control("GET", f"{c}/events", list_events)
+    router.control("GET", f"{c}/profiles", list_profiles)
+    router.control("GET", f"{c}/profile", get_profile)
+    router.control("GET", f"{c}/push-unregistered", list_push_unregistered)
     router.control("POST", f"{c}/faults", add_fault, json_body=True)
     router.control("GET", f"{c}/faults", list_faults)
     router.control("DELETE", f"{c}/faults", clear_faults)

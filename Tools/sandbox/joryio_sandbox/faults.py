@@ -37,6 +37,8 @@ class FaultRule:
     drop: bool = False
     rejected_indices: list[int] = field(default_factory=list)
     failed_indices: list[int] = field(default_factory=list)
+    drop_after_processing: bool = False
+    reject_attribute_keys: list[str] = field(default_factory=list)
     hits: int = 0
 
     def matches(self, method: str, path: str) -> bool:
@@ -63,6 +65,10 @@ class FaultRule:
             kinds.append("status")
         if self.rejected_indices or self.failed_indices:
             kinds.append("indices")
+        if self.reject_attribute_keys:
+            kinds.append("rejectAttributeKeys")
+        if self.drop_after_processing:
+            kinds.append("dropAfterProcessing")
         return kinds
 
     def to_json(self) -> dict[str, Any]:
@@ -79,6 +85,8 @@ class FaultRule:
             "drop": self.drop,
             "rejectedIndices": self.rejected_indices,
             "failedIndices": self.failed_indices,
+            "dropAfterProcessing": self.drop_after_processing,
+            "rejectAttributeKeys": self.reject_attribute_keys,
         }
 
 
@@ -95,6 +103,13 @@ def _indices(spec: dict[str, Any], key: str) -> list[int]:
     if not isinstance(value, list) or not all(_is_int(i) and i >= 0 for i in value):
         raise _invalid(f"{key} must be an array of non-negative integers")
     return sorted(set(value))
+
+
+def _keys(spec: dict[str, Any], key: str) -> list[str]:
+    value = spec.get(key) or []
+    if not isinstance(value, list) or not all(isinstance(k, str) and k for k in value):
+        raise _invalid(f"{key} must be an array of non-empty strings")
+    return list(dict.fromkeys(value))
 
 
 def parse_rule(rule_id: int, spec: Any) -> FaultRule:
@@ -141,6 +156,13 @@ def parse_rule(rule_id: int, spec: Any) -> FaultRule:
     if drop and status is not None:
         raise _invalid("drop and status are mutually exclusive")
 
+    drop_after_processing = spec.get("dropAfterProcessing", False)
+    if not isinstance(drop_after_processing, bool):
+        raise _invalid("dropAfterProcessing must be a boolean")
+    if drop_after_processing and (drop or status is not None):
+        raise _invalid("dropAfterProcessing needs the request to be processed; "
+                       "it cannot be combined with drop or status")
+
     rule = FaultRule(
         id=rule_id,
         path=path,
@@ -153,12 +175,18 @@ def parse_rule(rule_id: int, spec: Any) -> FaultRule:
         drop=drop,
         rejected_indices=_indices(spec, "rejectedIndices"),
         failed_indices=_indices(spec, "failedIndices"),
+        drop_after_processing=drop_after_processing,
+        reject_attribute_keys=_keys(spec, "rejectAttributeKeys"),
     )
     if set(rule.rejected_indices) & set(rule.failed_indices):
         raise _invalid("an index cannot be both rejected and failed")
     kinds = rule.kinds
     if not kinds:
-        raise _invalid("the rule does nothing: give delayMs, drop, status or indices")
+        raise _invalid("the rule does nothing: give delayMs, drop, status, indices, "
+                       "rejectAttributeKeys or dropAfterProcessing")
+    if rule.reject_attribute_keys and ("drop" in kinds or "status" in kinds):
+        raise _invalid("rejectAttributeKeys needs the request to be processed; "
+                       "it cannot be combined with drop or status")
     if "indices" in kinds and ("drop" in kinds or "status" in kinds):
         raise _invalid("rejectedIndices/failedIndices need the request to be processed; "
                        "they cannot be combined with drop or status")

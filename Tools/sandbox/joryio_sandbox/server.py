@@ -6,7 +6,8 @@ Pipeline for every request (docs/protocol.md describes the observable part):
   -> SDK paths only: record in the request log, apply a scripted fault
      (delay, then drop or canned status; indices are left to the handler)
   -> route (404 / 405) -> SDK paths: SDK key (403), Content-Type (400)
-  -> body problems (400 / 413) -> handler -> respond (status noted in the log)
+  -> body problems (400 / 413) -> handler -> respond (status noted in the log),
+     or close the connection without answering (fault dropAfterProcessing)
 
 Control paths (/_sandbox/*, /) skip the SDK-only steps.
 """
@@ -28,7 +29,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Optional, Sequence
 from urllib.parse import parse_qs, urlsplit
 
-from . import control, events
+from . import attributes, control, events, writes
 from .faults import FaultRule
 from .payload import BodyError, decode_payload, read_body
 from .routing import Request, Response, Router, is_control_path
@@ -40,8 +41,8 @@ LOOPBACK_HOSTS = {"127.0.0.1": "127.0.0.1", "localhost": "127.0.0.1", "::1": "::
 URL_LINE_PREFIX = "JORYIO_SANDBOX_URL="
 
 # Modules that add routes; each exposes register(router). New endpoint
-# modules (attributes, identify, ...) are added here.
-ROUTE_MODULES = (events, control)
+# modules are added here.
+ROUTE_MODULES = (events, attributes, writes, control)
 
 
 @dataclass(frozen=True)
@@ -139,7 +140,13 @@ class RequestHandler(BaseHTTPRequestHandler):
             method=self.command, path=url.path, query=parse_qs(url.query), headers=headers,
             body=payload.value, fault=fault, app=app,
         )
-        self._respond(self._handle(request, payload.error, sdk), entry, app)
+        response = self._handle(request, payload.error, sdk)
+        if fault is not None and fault.drop_after_processing:
+            # Processed (and applied) like any request; the answer is lost.
+            self._drop_connection()
+            app.log(f"{self.command} {entry['path']} processed, then dropped (fault {fault.id})")
+            return
+        self._respond(response, entry, app)
 
     def _lower_case_headers(self) -> dict[str, str]:
         headers: dict[str, str] = {}
@@ -151,7 +158,8 @@ class RequestHandler(BaseHTTPRequestHandler):
     def _apply_fault(self, fault: FaultRule, entry: dict, app: Sandbox) -> bool:
         """Apply delay / drop / status. Returns True when the request has
         been fully dealt with; False to continue with normal processing
-        (the handler sees `request.fault` for indices scripting)."""
+        (the handler sees `request.fault` for indices and rejected keys;
+        dropAfterProcessing is applied once the handler has answered)."""
         app.state.update_request(entry, fault="+".join(fault.kinds))
         if fault.delay_ms:
             time.sleep(fault.delay_ms / 1000)

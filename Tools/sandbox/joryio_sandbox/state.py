@@ -4,17 +4,22 @@ Handlers run on many threads (ThreadingHTTPServer), so every read and write of
 shared data goes through a State method holding `self._lock`. Methods return
 copies or JSON-ready snapshots, never live references.
 
-Later endpoints add their own collections here (attributes, profiles, ...);
-`reset()` must clear them too.
+Later endpoints add their own collections here; `reset()` must clear them
+too. The profiles of protocol version 2 (with the memories that deduplicate
+attribute operations, durable writes and Idempotency-Keys) live in a
+`Profiles` object reached only through `profiles_transaction`.
 """
 
 from __future__ import annotations
 
 import copy
 import threading
-from typing import Any, Callable, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional, TypeVar
 
 from .faults import FaultRule, parse_rule, path_matches
+from .profiles import Profiles
+
+T = TypeVar("T")
 
 
 class State:
@@ -29,6 +34,7 @@ class State:
         self._seen_message_ids: set[str] = set()
         self._faults: list[FaultRule] = []
         self._next_fault_id = 1
+        self._profiles = Profiles()
 
     def reset(self) -> None:
         with self._lock:
@@ -62,7 +68,9 @@ class State:
         """Store `(index, event)` pairs not yet seen by messageId, atomically.
 
         `skip(index)` marks events to neither store nor remember (scripted
-        rejected / failed indices). Returns (accepted, duplicates).
+        rejected / failed indices). A stored event creates the profile its
+        identity resolves to, if missing (it never links). Returns
+        (accepted, duplicates).
         """
         accepted = duplicates = 0
         with self._lock:
@@ -75,12 +83,34 @@ class State:
                     continue
                 self._seen_message_ids.add(message_id)
                 self._events.append(event)
+                self._profiles.resolve(event.get("userId"), event.get("anonymousId"))
                 accepted += 1
         return accepted, duplicates
 
     def events(self) -> list[Any]:
         with self._lock:
             return copy.deepcopy(self._events)
+
+    # -- profiles ----------------------------------------------------------
+
+    def profiles_transaction(self, body: Callable[[Profiles], T]) -> T:
+        """Run `body` with the profiles while holding the lock, so a request's
+        checks and changes happen atomically. `body` must return values that
+        do not reference the profiles' internals (JSON snapshots)."""
+        with self._lock:
+            return body(self._profiles)
+
+    def profiles(self) -> list[dict[str, Any]]:
+        return self.profiles_transaction(Profiles.snapshot)
+
+    def profile(self, user_id: Optional[str], anonymous_id: Optional[str]) -> Optional[dict[str, Any]]:
+        def find(profiles: Profiles) -> Optional[dict[str, Any]]:
+            profile = profiles.find(user_id, anonymous_id)
+            return profile.to_json() if profile is not None else None
+        return self.profiles_transaction(find)
+
+    def push_unregistered(self) -> list[str]:
+        return self.profiles_transaction(Profiles.push_unregistered)
 
     # -- faults ------------------------------------------------------------
 

@@ -113,14 +113,24 @@ def now_timestamp() -> str:
     return format_timestamp(_dt.datetime.now(_dt.timezone.utc))
 
 
-def is_timestamp(value: Any) -> bool:
-    """Whether `value` is a string `datetime.fromisoformat` accepts once a
-    trailing `Z` is replaced by `+00:00` (the protocol's acceptance rule)."""
+def parse_timestamp(value: Any) -> _dt.datetime | None:
+    """The moment `value` denotes, as an aware datetime, or None when it is
+    not a protocol timestamp: a string `datetime.fromisoformat` accepts once a
+    trailing `Z` is replaced by `+00:00`. A timestamp without an offset is
+    read as UTC, so any two timestamps can be compared."""
     if not isinstance(value, str) or not value:
-        return False
+        return None
     text = value[:-1] + "+00:00" if value.endswith("Z") else value
     try:
-        _dt.datetime.fromisoformat(text)
+        moment = _dt.datetime.fromisoformat(text)
     except ValueError:
-        return False
-    return True
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=_dt.timezone.utc)
+    return moment
+
+
+def is_timestamp(value: Any) -> bool:
+    """Whether `value` is a protocol timestamp (the acceptance rule of
+    `parse_timestamp`)."""
+    return parse_timestamp(value) is not None
