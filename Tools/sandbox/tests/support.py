@@ -13,6 +13,7 @@ import unittest
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
+from urllib.parse import urlencode
 
 from joryio_sandbox.server import Config, create_server
 
@@ -21,7 +22,14 @@ SCRIPT = SANDBOX_DIR / "sandbox.py"
 HOST = "127.0.0.1"
 KEY = "jry_sdk_ios_test"
 EVENTS = "/api/v1/events"
+ATTRIBUTES = "/api/v1/attributes"
+IDENTIFY = "/api/v1/identify"
+ALIAS = "/api/v1/alias"
+SUBSCRIPTIONS = "/api/v1/subscriptions"
+OPT_OUT = "/api/v1/opt-out"
+PUSH_UNREGISTER = "/api/v1/push/unregister"
 TIMESTAMP = "2026-11-30T19:21:58.001Z"
+SENT_AT = "2026-11-30T19:21:59.123Z"
 
 
 def make_event(message_id: str = "m0", **fields: Any) -> dict[str, Any]:
@@ -46,7 +54,36 @@ def make_events(count: int, start: int = 0) -> list[dict[str, Any]]:
 
 
 def make_batch(events: list[Any]) -> dict[str, Any]:
-    return {"sentAt": "2026-11-30T19:21:59.123Z", "batch": events}
+    return {"sentAt": SENT_AT, "batch": events}
+
+
+def _without_ellipsis(value: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in value.items() if v is not ...}
+
+
+def make_op(op_id: str = "w0", op: str = "set", key: str = "plan", **fields: Any) -> dict[str, Any]:
+    """A valid attribute operation (`set plan = "pro"` unless told otherwise);
+    `...` removes a field."""
+    operation: dict[str, Any] = {"id": op_id, "op": op, "key": key}
+    if op == "set":
+        operation["value"] = "pro"
+    elif op == "increment":
+        operation["by"] = 1
+    operation["timestamp"] = TIMESTAMP
+    operation.update(fields)
+    return _without_ellipsis(operation)
+
+
+def make_attributes(operations: list[Any], **fields: Any) -> dict[str, Any]:
+    """An attributes request body for anonymous id `anon-1`."""
+    return _without_ellipsis({"sentAt": SENT_AT, "anonymousId": "anon-1", "operations": operations}
+                             | fields)
+
+
+def make_write(write_id: str = "x0", **fields: Any) -> dict[str, Any]:
+    """The fields every durable write shares, for anonymous id `anon-1`."""
+    return _without_ellipsis({"writeId": write_id, "timestamp": TIMESTAMP, "sentAt": SENT_AT,
+                              "anonymousId": "anon-1"} | fields)
 
 
 def compact(value: Any) -> bytes:
@@ -101,6 +138,22 @@ class Client:
 
     def post_events(self, events: list[Any], **kwargs: Any) -> Reply:
         return self.post_json(EVENTS, make_batch(events), **kwargs)
+
+    def post_attributes(self, operations: list[Any], idempotency_key: Optional[str] = "k0",
+                        **fields: Any) -> Reply:
+        headers = {} if idempotency_key is None else {"Idempotency-Key": idempotency_key}
+        return self.post_json(ATTRIBUTES, make_attributes(operations, **fields), headers=headers)
+
+    def profiles(self) -> list[dict[str, Any]]:
+        return self.control("GET", "profiles")["profiles"]
+
+    def profile(self, **identity: str) -> Optional[dict[str, Any]]:
+        """The profile `userId=` or `anonymousId=` resolves to, or None (404)."""
+        reply = self.request("GET", "/_sandbox/profile?" + urlencode(identity))
+        if reply.status == 404:
+            return None
+        assert reply.status == 200, (reply.status, reply.raw)
+        return reply.json
 
     def control(self, method: str, path: str, value: Any = None) -> Any:
         body = None if value is None else compact(value)
