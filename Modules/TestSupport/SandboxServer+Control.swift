@@ -66,8 +66,44 @@ extension SandboxServer {
         return events
     }
 
+    /// The profiles the sandbox holds (protocol v2), oldest first, as `GET /_sandbox/profiles` reports
+    /// them: `id`, `userId`, `anonymousIds`, `attributes`, `aliases`, `subscriptions`, `groups`,
+    /// `operations`.
+    public func profiles() throws(SandboxError) -> [[String: Any]] {
+        guard
+            let profiles = (try self.control("GET", "profiles") as? [String: Any])?["profiles"] as? [[String: Any]]
+        else {
+            throw SandboxError("unexpected /_sandbox/profiles response")
+        }
+        return profiles
+    }
+
+    /// The profile a request naming user `userId` resolves to, or `nil` when there is none.
+    public func profile(userId: String) throws(SandboxError) -> [String: Any]? {
+        try self.profile(URLQueryItem(name: "userId", value: userId))
+    }
+
+    /// The profile a request naming only anonymous id `anonymousId` resolves to (the user's profile once
+    /// `identify` linked the id), or `nil` when there is none.
+    public func profile(anonymousId: String) throws(SandboxError) -> [String: Any]? {
+        try self.profile(URLQueryItem(name: "anonymousId", value: anonymousId))
+    }
+
+    /// The push tokens unregistered through `POST /v1/push/unregister`, in the order they first arrived.
+    public func pushUnregistered() throws(SandboxError) -> [String] {
+        guard
+            let tokens = (try self.control("GET", "push-unregistered") as? [String: Any])?["tokens"] as? [String]
+        else {
+            throw SandboxError("unexpected /_sandbox/push-unregistered response")
+        }
+        return tokens
+    }
+
     /// Scripts a fault for the next `count` requests whose path matches `path` (a trailing `*` matches a
     /// prefix; `count` -1 means forever).
+    ///
+    /// `dropAfterProcessing` processes (applies) the request, then closes the connection without an answer;
+    /// `rejectAttributeKeys` makes `/v1/attributes` operations on those keys fail with `rejected_key`.
     /// - Returns: The fault's id.
     @discardableResult
     public func addFault(
@@ -79,7 +115,9 @@ extension SandboxServer {
         drop: Bool = false,
         body: [String: Any]? = nil,
         rejectedIndices: [Int] = [],
-        failedIndices: [Int] = []
+        failedIndices: [Int] = [],
+        dropAfterProcessing: Bool = false,
+        rejectAttributeKeys: [String] = []
     ) throws(SandboxError) -> Int {
         var spec: [String: Any] = ["path": path, "count": count, "delayMs": delayMs, "drop": drop]
         spec["status"] = status
@@ -87,6 +125,8 @@ extension SandboxServer {
         spec["body"] = body
         if !rejectedIndices.isEmpty { spec["rejectedIndices"] = rejectedIndices }
         if !failedIndices.isEmpty { spec["failedIndices"] = failedIndices }
+        if dropAfterProcessing { spec["dropAfterProcessing"] = true }
+        if !rejectAttributeKeys.isEmpty { spec["rejectAttributeKeys"] = rejectAttributeKeys }
         guard let id = (try self.control("POST", "faults", json: spec) as? [String: Any])?["id"] as? Int else {
             throw SandboxError("unexpected /_sandbox/faults response")
         }
@@ -98,7 +138,8 @@ extension SandboxServer {
         _ = try self.control("DELETE", "faults")
     }
 
-    /// Forgets recorded requests, events, seen message ids and faults.
+    /// Forgets recorded requests, events, seen message ids, faults, profiles, remembered Idempotency-Key
+    /// answers, applied operation and write ids, and unregistered push tokens.
     public func reset() throws(SandboxError) {
         _ = try self.control("POST", "reset")
     }
@@ -126,6 +167,18 @@ extension SandboxServer {
     }
     // MARK: - Plumbing
 
+    /// `GET /_sandbox/profile?…`: the profile, or `nil` on 404.
+    private func profile(_ identity: URLQueryItem) throws(SandboxError) -> [String: Any]? {
+        let answer = try self.control("GET", "profile", query: [identity], notFoundIsNil: true)
+        guard let answer else {
+            return nil
+        }
+        guard let profile = answer as? [String: Any] else {
+            throw SandboxError("unexpected /_sandbox/profile response")
+        }
+        return profile
+    }
+
     /// Sends `method /_sandbox/route` and returns the parsed JSON answer; bounded by 15 s.
     private func control(
         _ method: String,
@@ -134,6 +187,31 @@ extension SandboxServer {
         json: Any? = nil,
         rawJSON: Data? = nil
     ) throws(SandboxError) -> Any {
+        guard
+            let answer = try self.control(
+                method,
+                route,
+                query: query,
+                json: json,
+                rawJSON: rawJSON,
+                notFoundIsNil: false
+            )
+        else {
+            throw SandboxError("\(method) /_sandbox/\(route) answered 404")
+        }
+        return answer
+    }
+
+    /// Sends `method /_sandbox/route` and returns the parsed JSON answer, or `nil` for a 404 when
+    /// `notFoundIsNil`; bounded by 15 s.
+    private func control(
+        _ method: String,
+        _ route: String,
+        query: [URLQueryItem] = [],
+        json: Any? = nil,
+        rawJSON: Data? = nil,
+        notFoundIsNil: Bool
+    ) throws(SandboxError) -> Any? {
         var components = URLComponents(
             url: self.baseURL.appendingPathComponent("_sandbox/\(route)"),
             resolvingAgainstBaseURL: false
@@ -159,13 +237,15 @@ extension SandboxServer {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
 
-        let outcome = Locked<Result<Data, SandboxError>?>(nil)
+        let outcome = Locked<Result<Data?, SandboxError>?>(nil)
         let done = DispatchSemaphore(value: 0)
         let started = self.startTask(request) { data, response, error in
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            let result: Result<Data, SandboxError> =
+            let result: Result<Data?, SandboxError> =
                 if let error {
                     .failure(SandboxError("\(method) /_sandbox/\(route) failed: \(error)"))
+                } else if status == 404 && notFoundIsNil {
+                    .success(nil)
                 } else if status != 200 {
                     .failure(
                         SandboxError(
@@ -186,7 +266,9 @@ extension SandboxServer {
             task.cancel()
             throw SandboxError("\(method) /_sandbox/\(route) timed out")
         }
-        let data = try result.get()
+        guard let data = try result.get() else {
+            return nil
+        }
         do {
             return try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
         } catch {

@@ -36,6 +36,34 @@ struct SandboxServerTests {
         #expect(try sandbox.events().isEmpty)
     }
 
+    @Test("profiles, profile lookups, unregistered push tokens and the version 2 fault fields")
+    func profileAPI() async throws {
+        let sandbox = try SandboxServer()
+        defer { sandbox.stop() }
+        let transport = URLSessionTransport()
+        defer { transport.close() }
+        #expect(try sandbox.profiles().isEmpty)
+        #expect(try sandbox.profile(userId: "u1") == nil)
+        #expect(try sandbox.profile(anonymousId: "anon-1") == nil)
+        #expect(try sandbox.pushUnregistered().isEmpty)
+
+        try sandbox.addFault(path: "/api/v1/events", dropAfterProcessing: true)
+        let dropped = await exchange(transport, Wire.events(sandbox, body: Wire.batch(count: 1)))
+        #expect((try? dropped.get()) == nil)
+        let profile = try #require(try sandbox.profile(anonymousId: "anon-1"))
+        #expect(profile["userId"] is NSNull)
+        #expect(profile["anonymousIds"] as? [String] == ["anon-1"])
+        #expect(try sandbox.profiles().count == 1)
+        #expect(try sandbox.requests().first?.fault == "dropAfterProcessing")
+
+        try sandbox.addFault(path: "/api/v1/attributes", rejectAttributeKeys: ["secret"])
+        #expect(throws: SandboxError.self) {
+            try sandbox.addFault(path: "/api/v1/attributes", status: 500, rejectAttributeKeys: ["secret"])
+        }
+        try sandbox.reset()
+        #expect(try sandbox.profiles().isEmpty)
+    }
+
     @Test("a bad fault is reported as a thrown error, not a crash")
     func invalidFault() throws {
         let sandbox = try SandboxServer()
