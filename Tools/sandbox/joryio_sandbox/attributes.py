@@ -1,6 +1,6 @@
 """SDK endpoint: POST {prefix}/v1/attributes (attribute operations).
 
-Two memories make a retried request safe (docs/protocol.md, 5.2):
+Two memories make a retried request safe (docs/protocol.md, 5.3):
   * the answer given per Idempotency-Key: a request repeating a key gets the
     same answer again with `"replayed": true` and applies nothing;
   * the operation ids applied: each operation id is applied at most once per

@@ -1,7 +1,7 @@
 """The route table and the request/response values handlers work with.
 
 A handler is a function `handler(request: Request) -> Response`. Feature
-modules (events.py, control.py, and later attributes, identify, ...) expose a
+modules (events.py, attributes.py, writes.py, control.py) expose a
 `register(router)` function that adds their routes; server.py builds the
 router once at startup. Handlers signal protocol errors by raising
 `wire.WireError`.

@@ -22,7 +22,7 @@ MAX_PROPERTIES_BYTES = 50 * 1024    # canonical encoding of the properties objec
 MAX_PROPERTIES_KEYS = 200           # top-level keys
 MAX_PROPERTIES_DEPTH = 5            # the properties object itself is depth 1
 
-# Limits of the version 2 endpoints (docs/protocol.md, sections 5.2 - 5.7).
+# Limits of the version 2 endpoints (docs/protocol.md, sections 3.3 and 5.3 - 5.9).
 MAX_OPERATIONS = 1000               # attribute operations per request
 MAX_UNSETS = 200                    # of which `unset`
 MAX_OPERATION_ID_CHARS = 128

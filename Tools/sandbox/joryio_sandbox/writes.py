@@ -1,5 +1,5 @@
 """SDK endpoints for durable writes, one write per request (docs/protocol.md,
-5.3 - 5.7): POST {prefix}/v1/identify, /v1/alias, /v1/subscriptions,
+5.4 - 5.9): POST {prefix}/v1/identify, /v1/alias, /v1/subscriptions,
 /v1/opt-out and /v1/push/unregister.
 
 Every write carries a `writeId`; a write id the server already applied is
