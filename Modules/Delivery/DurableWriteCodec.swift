@@ -5,7 +5,7 @@ import JoryioCore
 ///
 /// ```json
 /// {"anonymousId":"a1","channel":"email","id":"w1","kind":"subscription","status":"subscribed",
-///  "timestamp":1767225600.123,"userId":"u1","v":1}
+///  "timestamp":1767225600123,"userId":"u1","v":1}
 /// ```
 ///
 /// - `v`: the format version (1). A record with another version, or one that does not decode, is
@@ -13,8 +13,9 @@ import JoryioCore
 /// - `kind`: `identify`, `alias` (`label`, `name`), `subscription` (`channel`, `status`),
 ///   `subscriptionGroup` (`channel`, `groupId`, `join`), `optOut` (`optedOut`), `pushUnregister`
 ///   (`token`).
-/// - `timestamp`: seconds since 1970 as a JSON number in its shortest round-trip form, so the
-///   write's `Date` comes back exactly.
+/// - `timestamp`: whole milliseconds since 1970, cut the way ``JSONTimestamp`` cuts them, so the
+///   wire `timestamp` of a reloaded write is the same string (the wire carries milliseconds only;
+///   a JSON double would not survive `JSONSerialization` exactly).
 /// - `userId` / `anonymousId`: absent when `nil`.
 ///
 /// Attempt counts are not stored (they live in memory, see ``DurableWriteChannel``).
@@ -27,7 +28,7 @@ package enum DurableWriteCodec {
         var object: [String: JSONValue] = [
             "v": .int(Self.version),
             "id": .string(write.id),
-            "timestamp": .double(write.timestamp.timeIntervalSince1970),
+            "timestamp": .int(Self.milliseconds(write.timestamp)),
         ]
         if let userId = write.userId { object["userId"] = .string(userId) }
         if let anonymousId = write.anonymousId { object["anonymousId"] = .string(anonymousId) }
@@ -62,7 +63,7 @@ package enum DurableWriteCodec {
         guard let object = JSONValue.parse(payload), object.objectValue != nil,
             object["v"]?.intValue == Self.version,
             let id = object["id"]?.stringValue, !id.isEmpty,
-            let seconds = object["timestamp"]?.doubleValue, seconds.isFinite,
+            let milliseconds = object["timestamp"]?.intValue,
             let kind = Self.kind(of: object)
         else { return nil }
         let userId = object["userId"]?.stringValue
@@ -72,8 +73,18 @@ package enum DurableWriteCodec {
             kind: kind,
             userId: userId,
             anonymousId: anonymousId,
-            timestamp: Date(timeIntervalSince1970: seconds)
+            timestamp: Date(timeIntervalSince1970: Double(milliseconds) / 1000)
         )
+    }
+
+    /// Milliseconds since 1970, rounded to the microsecond first and then floored, as
+    /// ``JSONTimestamp/string(from:)`` does.
+    static func milliseconds(_ date: Date) -> Int64 {
+        let microseconds = (date.timeIntervalSince1970 * 1_000_000).rounded()
+        guard microseconds.isFinite, abs(microseconds) < 9.0e18 else { return 0 }
+        let value = Int64(microseconds)
+        let quotient = value / 1000
+        return value % 1000 < 0 ? quotient - 1 : quotient
     }
 
     private static func kind(of object: JSONValue) -> DurableWrite.Kind? {
