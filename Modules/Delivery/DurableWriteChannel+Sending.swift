@@ -38,7 +38,7 @@ extension DurableWriteChannel {
         case .send(let write):
             let ids = Self.sendingIds(for: write, current: self.currentIdentity())
             let request = self.builder.request(for: write, userId: ids.userId, anonymousId: ids.anonymousId, sentAt: now)
-            self.logger.debug("sending a \(Self.name(write.kind)) write")
+            self.logger.debug("sending \(Self.name(write.kind)) write")
             self.transport.send(request) { [self] result in
                 self.scheduler.enqueue { self.handle(result, write: write) }
             }
@@ -67,7 +67,7 @@ extension DurableWriteChannel {
             next = .sendNow
         case .rejected(let status):
             self.onResult(.http(status: status, body: nil))
-            self.logger.error("dropped a \(name) write the server rejected (HTTP \(status))")
+            self.logger.error("\(name) write rejected by the server (HTTP \(status)); dropped")
             self.remove(write)
             self.state.withLock {
                 $0.consecutiveFailures = 0
@@ -79,10 +79,10 @@ extension DurableWriteChannel {
             if stillQueued {
                 let failures = self.count(write, notFound: false)
                 if failures >= self.settings.maxCountedAttempts {
-                    self.logger.error("dropped a \(name) write after \(failures) failed attempts (\(error))")
+                    self.logger.error("\(name) write dropped after \(failures) failed attempts (\(error))")
                     self.remove(write)
                 } else {
-                    self.logger.warning("a \(name) write failed (\(error)); attempt \(failures) of \(self.settings.maxCountedAttempts)")
+                    self.logger.warning("\(name) write failed (\(error)); attempt \(failures) of \(self.settings.maxCountedAttempts)")
                     self.removeIfSuperseded(write)
                 }
             }
@@ -93,7 +93,7 @@ extension DurableWriteChannel {
         case .paymentRequired(let retryAfter):
             self.onResult(.http(status: 402, body: nil))
             if write.isWithdrawal {
-                self.logger.warning("HTTP 402 for a \(name) write; kept for retry")
+                self.logger.warning("\(name) write answered HTTP 402; kept for retry")
                 self.removeIfSuperseded(write)
                 next = self.backOff(retryAfter: retryAfter, now: now)
             } else {
@@ -107,7 +107,7 @@ extension DurableWriteChannel {
             }
         case .retry(let error, let retryAfter):
             self.onResult(error)
-            self.logger.warning("sending a \(name) write failed (\(error)); kept for retry")
+            self.logger.warning("\(name) write failed (\(error)); kept for retry")
             self.removeIfSuperseded(write)
             next = self.backOff(retryAfter: retryAfter, now: now)
         }
@@ -121,7 +121,7 @@ extension DurableWriteChannel {
         guard stillQueued else { return .sendNow }
         let failures = self.count(write, notFound: true)
         if failures >= self.settings.max404Attempts {
-            self.logger.error("dropped a \(name) write after \(failures) answers of HTTP 404 (no profile)")
+            self.logger.error("\(name) write dropped after \(failures) answers of HTTP 404 (no profile)")
             self.remove(write)
             if let retryAfter { self.state.withLock { $0.retryAfterUntil = now.addingTimeInterval(retryAfter) } }
             return .sendNow
@@ -130,10 +130,10 @@ extension DurableWriteChannel {
             return .sendNow
         }
         guard self.eventsWaiting() else {
-            self.logger.info("HTTP 404 for a \(name) write (no profile yet); retrying after backoff")
+            self.logger.info("\(name) write answered HTTP 404 (no profile yet); retrying after backoff")
             return self.backOff(retryAfter: retryAfter, now: now)
         }
-        self.logger.info("HTTP 404 for a \(name) write (no profile yet); resending after the queued events")
+        self.logger.info("\(name) write answered HTTP 404 (no profile yet); resending after the queued events")
         let timer = self.scheduler.schedule(after: self.settings.eventsWaitLimit) { [self] in
             let fire = self.state.withLock { state -> Bool in
                 guard state.waitingForEvents == write.id else { return false }
