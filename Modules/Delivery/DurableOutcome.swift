@@ -18,7 +18,11 @@ package enum DurableOutcome: Sendable, Equatable {
     case retry(JoryioTransportError, retryAfter: TimeInterval?)
 
     /// Classifies the result of sending `write`.
-    package static func classify(_ result: Result<HTTPResponse, TransportError>, for write: DurableWrite, now: Date) -> DurableOutcome {
+    package static func classify(
+        _ result: Result<HTTPResponse, TransportError>,
+        for write: DurableWrite,
+        now: Date
+    ) -> DurableOutcome {
         let response: HTTPResponse
         switch result {
         case .failure(let error):

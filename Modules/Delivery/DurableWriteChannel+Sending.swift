@@ -37,7 +37,12 @@ extension DurableWriteChannel {
             self.armRetryTimer(at: until, now: now)
         case .send(let write):
             let ids = Self.sendingIds(for: write, current: self.currentIdentity())
-            let request = self.builder.request(for: write, userId: ids.userId, anonymousId: ids.anonymousId, sentAt: now)
+            let request = self.builder.request(
+                for: write,
+                userId: ids.userId,
+                anonymousId: ids.anonymousId,
+                sentAt: now
+            )
             self.logger.debug("sending \(Self.name(write.kind)) write")
             self.transport.send(request) { [self] result in
                 self.scheduler.enqueue { self.handle(result, write: write) }
@@ -82,7 +87,9 @@ extension DurableWriteChannel {
                     self.logger.error("\(name) write dropped after \(failures) failed attempts (\(error))")
                     self.remove(write)
                 } else {
-                    self.logger.warning("\(name) write failed (\(error)); attempt \(failures) of \(self.settings.maxCountedAttempts)")
+                    self.logger.warning(
+                        "\(name) write failed (\(error)); attempt \(failures) of \(self.settings.maxCountedAttempts)"
+                    )
                     self.removeIfSuperseded(write)
                 }
             }
@@ -97,7 +104,9 @@ extension DurableWriteChannel {
                 self.removeIfSuperseded(write)
                 next = self.backOff(retryAfter: retryAfter, now: now)
             } else {
-                self.logger.warning("HTTP 402: identify, alias and subscription writes wait for the next launch; withdrawals still go")
+                self.logger.warning(
+                    "HTTP 402: identify, alias and subscription writes wait for the next launch; withdrawals still go"
+                )
                 self.state.withLock { state in
                     state.paymentHeld = true
                     if let retryAfter { state.retryAfterUntil = now.addingTimeInterval(retryAfter) }
@@ -116,7 +125,8 @@ extension DurableWriteChannel {
         }
     }
 
-    private func handleNotFound(_ write: DurableWrite, stillQueued: Bool, retryAfter: TimeInterval?, now: Date) -> Next {
+    private func handleNotFound(_ write: DurableWrite, stillQueued: Bool, retryAfter: TimeInterval?, now: Date) -> Next
+    {
         let name = Self.name(write.kind)
         guard stillQueued else { return .sendNow }
         let failures = self.count(write, notFound: true)

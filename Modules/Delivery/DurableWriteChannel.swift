@@ -174,7 +174,9 @@ package final class DurableWriteChannel: Sendable {
             var loaded: [Entry] = []
             var ids = Set<String>()
             for record in records {
-                if let entry = known[record.id] ?? DurableWriteCodec.decode(record.payload).map({ Entry(write: $0, recordId: record.id) }) {
+                if let entry = known[record.id]
+                    ?? DurableWriteCodec.decode(record.payload).map({ Entry(write: $0, recordId: record.id) })
+                {
                     if ids.insert(entry.write.id).inserted { loaded.append(entry) }
                 } else {
                     undecodable.append(record.id)
@@ -207,7 +209,9 @@ package final class DurableWriteChannel: Sendable {
             guard !state.entries.contains(where: { $0.write.id == write.id }) else { return nil }
             var replaced: Entry?
             let key = write.replacementKey
-            if let index = state.entries.firstIndex(where: { $0.write.id != state.inFlight && $0.write.replacementKey == key }) {
+            if let index = state.entries.firstIndex(where: {
+                $0.write.id != state.inFlight && $0.write.replacementKey == key
+            }) {
                 replaced = state.entries.remove(at: index)
             }
             return (replaced, Self.evict(from: &state, toFit: self.settings.maxWrites - 1))
@@ -221,7 +225,9 @@ package final class DurableWriteChannel: Sendable {
             let result = try self.store.append([DurableWriteCodec.encode(write)])
             recordId = result.ids.first
             if result.evicted > 0 {
-                self.logger.error("the durable-write store evicted \(result.evicted) records by itself; its capacity is below maxWrites")
+                self.logger.error(
+                    "the durable-write store evicted \(result.evicted) records by itself; its capacity is below maxWrites"
+                )
             }
         } catch {
             self.logger.error("cannot store a durable write; it is kept in memory for this launch: \(error)")
@@ -301,9 +307,13 @@ package final class DurableWriteChannel: Sendable {
         guard !evicted.isEmpty else { return }
         for entry in evicted {
             if entry.write.isWithdrawal {
-                self.logger.error("the durable-write queue is full of withdrawals; evicted the oldest \(Self.name(entry.write.kind)) write")
+                self.logger.error(
+                    "the durable-write queue is full of withdrawals; evicted the oldest \(Self.name(entry.write.kind)) write"
+                )
             } else {
-                self.logger.warning("the durable-write queue is full; evicted the oldest \(Self.name(entry.write.kind)) write")
+                self.logger.warning(
+                    "the durable-write queue is full; evicted the oldest \(Self.name(entry.write.kind)) write"
+                )
             }
         }
         self.deleteRecords(evicted.compactMap(\.recordId))

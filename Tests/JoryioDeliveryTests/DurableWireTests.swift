@@ -21,14 +21,28 @@ import Testing
         let cases: [(DurableWrite.Kind, String, String)] = [
             (.identify, "/base/v1/identify", ""),
             (.alias(label: "crm_id", name: "C-1"), "/base/v1/alias", #""label":"crm_id","name":"C-1","#),
-            (.subscription(channel: "email", status: "subscribed"), "/base/v1/subscriptions", #""channel":"email","status":"subscribed","#),
-            (.subscriptionGroup(channel: "sms", groupId: "list_1", join: true), "/base/v1/subscriptions", #""action":"join","channel":"sms","groupId":"list_1","#),
-            (.subscriptionGroup(channel: "sms", groupId: "list_1", join: false), "/base/v1/subscriptions", #""action":"leave","channel":"sms","groupId":"list_1","#),
+            (
+                .subscription(channel: "email", status: "subscribed"), "/base/v1/subscriptions",
+                #""channel":"email","status":"subscribed","#
+            ),
+            (
+                .subscriptionGroup(channel: "sms", groupId: "list_1", join: true), "/base/v1/subscriptions",
+                #""action":"join","channel":"sms","groupId":"list_1","#
+            ),
+            (
+                .subscriptionGroup(channel: "sms", groupId: "list_1", join: false), "/base/v1/subscriptions",
+                #""action":"leave","channel":"sms","groupId":"list_1","#
+            ),
             (.optOutRecord(optedOut: true), "/base/v1/opt-out", #""optedOut":true,"#),
             (.pushUnregister(token: "tok"), "/base/v1/push/unregister", #""token":"tok","#),
         ]
         for (kind, path, fields) in cases {
-            let request = self.builder.request(for: write("w1", kind, user: "u1"), userId: "u1", anonymousId: "anon-1", sentAt: self.sentAt)
+            let request = self.builder.request(
+                for: write("w1", kind, user: "u1"),
+                userId: "u1",
+                anonymousId: "anon-1",
+                sentAt: self.sentAt
+            )
             #expect(request.url.path == path)
             #expect(request.method == "POST")
             #expect(request.timeout == 7)
@@ -54,8 +68,16 @@ import Testing
 
     @Test("absent ids are left out of the body")
     func absentIds() throws {
-        let request = self.builder.request(for: write("w9", .optOutRecord(optedOut: false), anon: nil), userId: nil, anonymousId: "a", sentAt: self.sentAt)
-        #expect(self.text(request) == #"{"anonymousId":"a","optedOut":false,"sentAt":"2026-01-01T00:01:00.500Z","timestamp":"2026-01-01T00:00:00.250Z","writeId":"w9"}"#)
+        let request = self.builder.request(
+            for: write("w9", .optOutRecord(optedOut: false), anon: nil),
+            userId: nil,
+            anonymousId: "a",
+            sentAt: self.sentAt
+        )
+        #expect(
+            self.text(request)
+                == #"{"anonymousId":"a","optedOut":false,"sentAt":"2026-01-01T00:01:00.500Z","timestamp":"2026-01-01T00:00:00.250Z","writeId":"w9"}"#
+        )
     }
 
     @Test("the stored payload is compact JSON and every kind round-trips exactly")
@@ -74,15 +96,25 @@ import Testing
             #expect(decoded == original)
         }
         let payload = String(decoding: DurableWriteCodec.encode(writes[2]), as: UTF8.self)
-        #expect(payload == #"{"channel":"email","id":"c","kind":"subscription","status":"unsubscribed","timestamp":1767225600250,"userId":"u1","v":1}"#)
+        #expect(
+            payload
+                == #"{"channel":"email","id":"c","kind":"subscription","status":"unsubscribed","timestamp":1767225600250,"userId":"u1","v":1}"#
+        )
     }
 
     @Test("timestamps are kept to the millisecond: the wire timestamp of a reloaded write is unchanged")
     func codecMilliseconds() throws {
-        let dates = [1_767_225_600.123_456_7, 1_767_225_600.999_9, -0.001, 0, 1_767_225_600.000_999_9].map(Date.init(timeIntervalSince1970:))
+        let dates = [1_767_225_600.123_456_7, 1_767_225_600.999_9, -0.001, 0, 1_767_225_600.000_999_9].map(
+            Date.init(timeIntervalSince1970:)
+        )
         for date in dates {
-            let decoded = try #require(DurableWriteCodec.decode(DurableWriteCodec.encode(write("a", .identify, user: "u", at: date))))
-            #expect(JSONTimestamp.string(from: decoded.timestamp) == JSONTimestamp.string(from: date), "\(date.timeIntervalSince1970)")
+            let decoded = try #require(
+                DurableWriteCodec.decode(DurableWriteCodec.encode(write("a", .identify, user: "u", at: date)))
+            )
+            #expect(
+                JSONTimestamp.string(from: decoded.timestamp) == JSONTimestamp.string(from: date),
+                "\(date.timeIntervalSince1970)"
+            )
             #expect(abs(decoded.timestamp.timeIntervalSince(date)) < 0.001)
         }
     }
@@ -123,8 +155,17 @@ import Testing
         #expect(classify(.json(404, ""), alias) == .retry(.http(status: 404, body: nil), retryAfter: nil))
         #expect(classify(.json(405, "")) == .retry(.http(status: 405, body: nil), retryAfter: nil))
         #expect(classify(.json(402, "", headers: ["Retry-After": "9"])) == .paymentRequired(retryAfter: 9))
-        #expect(classify(.json(429, "", headers: ["Retry-After": "5"])) == .retry(.http(status: 429, body: nil), retryAfter: 5))
-        #expect(classify(.json(200, "<html>")) == .retry(.server(message: "the response is not a JSON object"), retryAfter: nil))
-        #expect(DurableOutcome.classify(.failure(TransportError(.timeout, "t")), for: sub, now: now) == .retry(.timeout, retryAfter: nil))
+        #expect(
+            classify(.json(429, "", headers: ["Retry-After": "5"]))
+                == .retry(.http(status: 429, body: nil), retryAfter: 5)
+        )
+        #expect(
+            classify(.json(200, "<html>"))
+                == .retry(.server(message: "the response is not a JSON object"), retryAfter: nil)
+        )
+        #expect(
+            DurableOutcome.classify(.failure(TransportError(.timeout, "t")), for: sub, now: now)
+                == .retry(.timeout, retryAfter: nil)
+        )
     }
 }

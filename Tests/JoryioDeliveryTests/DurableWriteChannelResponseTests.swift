@@ -12,7 +12,10 @@ import Testing
     private let subscribe = DurableWrite.Kind.subscription(channel: "email", status: "subscribed")
     private let unsubscribe = DurableWrite.Kind.subscription(channel: "email", status: "unsubscribed")
 
-    @Test("400/403/409/413/422 drop the write, log it, and the next write goes at once", arguments: [400, 403, 409, 413, 422])
+    @Test(
+        "400/403/409/413/422 drop the write, log it, and the next write goes at once",
+        arguments: [400, 403, 409, 413, 422]
+    )
     func permanentRejection(status: Int) throws {
         let rig = DurableRig()
         rig.channel.enqueue(write("w1", self.alias, user: "u1"))
@@ -27,9 +30,12 @@ import Testing
         #expect(rig.sentIds == ["w1", "w2"])
     }
 
-    @Test("success:false and 401 are retried with backoff, at most 10 attempts, then dropped", arguments: [
-        HTTPResponse.notOK, HTTPResponse.json(401, #"{"error":"unauthorized"}"#),
-    ])
+    @Test(
+        "success:false and 401 are retried with backoff, at most 10 attempts, then dropped",
+        arguments: [
+            HTTPResponse.notOK, HTTPResponse.json(401, #"{"error":"unauthorized"}"#),
+        ]
+    )
     func countedRetries(response: HTTPResponse) throws {
         let rig = DurableRig()
         rig.channel.enqueue(write("w1", self.identify, user: "u1"))
@@ -152,7 +158,11 @@ import Testing
         rig.answer(.ok)
         #expect(rig.channel.pendingCount == 0)
         #expect(rig.results.value.last == .some(nil))
-        #expect(rig.results.value.dropLast().allSatisfy { $0 == .timeout || $0 == .network("TransportError(cannotConnect): scripted") })
+        #expect(
+            rig.results.value.dropLast().allSatisfy {
+                $0 == .timeout || $0 == .network("TransportError(cannotConnect): scripted")
+            }
+        )
     }
 
     @Test("after maxRetries failures in a row the channel waits for the next trigger")
@@ -191,7 +201,11 @@ import Testing
         rig.answer(.ok)
         #expect(rig.channel.pending.map(\.id) == ["w1", "w2", "w4"])
         #expect(try rig.storedIds() == ["w1", "w2", "w4"])
-        #expect(rig.messages(.warning).contains("HTTP 402: identify, alias and subscription writes wait for the next launch; withdrawals still go"))
+        #expect(
+            rig.messages(.warning).contains(
+                "HTTP 402: identify, alias and subscription writes wait for the next launch; withdrawals still go"
+            )
+        )
     }
 
     @Test("402 on a withdrawal backs off and is never counted")

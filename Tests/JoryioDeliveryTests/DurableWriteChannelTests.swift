@@ -107,7 +107,12 @@ import Testing
         #expect(bodies[2]["userId"] == "u0")
         #expect(bodies[2]["anonymousId"] == "anon-1")
         // The stored write keeps the ids it was made with.
-        #expect(DurableWriteChannel.sendingIds(for: write("x", self.identify, user: nil, anon: "anon-1"), current: (nil, "anon-1")) == (nil, "anon-1"))
+        #expect(
+            DurableWriteChannel.sendingIds(
+                for: write("x", self.identify, user: nil, anon: "anon-1"),
+                current: (nil, "anon-1")
+            ) == (nil, "anon-1")
+        )
     }
 
     @Test("collection not allowed: only withdrawals go; allowing sends the held writes in order")
@@ -185,7 +190,10 @@ import Testing
         after.drain()
         #expect(after.sentIds == ["w1", "w2", "w3"])
         #expect(after.paths == ["/v1/identify", "/v1/alias", "/v1/subscriptions"])
-        #expect(DurableRig.body(after.transport.requests[0])["timestamp"] == .string(JSONTimestamp.string(from: made[0].timestamp)))
+        #expect(
+            DurableRig.body(after.transport.requests[0])["timestamp"]
+                == .string(JSONTimestamp.string(from: made[0].timestamp))
+        )
         #expect(try store.count() == 0)
     }
 
@@ -217,7 +225,11 @@ import Testing
         }
         #expect(rig.channel.pending.map(\.id) == ["sms", "push", "viber"])
         #expect(try rig.storedIds() == ["sms", "push", "viber"])
-        #expect(rig.messages(.error) == ["the durable-write queue is full of withdrawals; evicted the oldest unsubscribe write"])
+        #expect(
+            rig.messages(.error) == [
+                "the durable-write queue is full of withdrawals; evicted the oldest unsubscribe write"
+            ]
+        )
     }
 
     @Test("a store that throws: logged, kept in memory and sent, never a crash")
@@ -242,7 +254,11 @@ import Testing
         #expect(rig.sentIds == ["w1", "w2"])
         #expect(rig.messages(.error).contains { $0.hasPrefix("cannot delete 1 durable writes from the store") })
         // Still stored (the store refused the delete) so a restart resends it; "old" was never lost.
-        #expect(try store.inner.peek(limit: 10, maxBytes: .max).compactMap { DurableWriteCodec.decode($0.payload)?.id } == ["old", "w2"])
+        #expect(
+            try store.inner.peek(limit: 10, maxBytes: .max).compactMap { DurableWriteCodec.decode($0.payload)?.id } == [
+                "old", "w2",
+            ]
+        )
     }
 
     @Test("undecodable stored records are deleted and logged; the rest are sent")

@@ -78,7 +78,11 @@ final class FaultyStore: QueueStore {
 
 extension HTTPResponse {
     static func json(_ status: Int, _ body: String, headers: [String: String] = [:]) -> HTTPResponse {
-        HTTPResponse(status: status, headers: headers.merging(["Content-Type": "application/json"]) { first, _ in first }, body: Data(body.utf8))
+        HTTPResponse(
+            status: status,
+            headers: headers.merging(["Content-Type": "application/json"]) { first, _ in first },
+            body: Data(body.utf8)
+        )
     }
 
     static let ok = HTTPResponse.json(200, #"{"success":true}"#)
@@ -116,7 +120,12 @@ final class DurableRig: Sendable {
             clock: self.scheduler,
             jitter: NoJitter(),
             logger: self.sink.logger(module: "durable"),
-            builder: DurableRequestBuilder(apiHost: Self.apiHost, sdkKey: "jry_sdk_test", userAgent: "joryio-swift/t", timeout: 7),
+            builder: DurableRequestBuilder(
+                apiHost: Self.apiHost,
+                sdkKey: "jry_sdk_test",
+                userAgent: "joryio-swift/t",
+                timeout: 7
+            ),
             settings: DurableWriteChannel.Settings(
                 backoff: BackoffPolicy(base: 1, cap: 60),
                 maxRetries: maxRetries,
