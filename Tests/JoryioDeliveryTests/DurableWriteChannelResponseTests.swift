@@ -208,6 +208,18 @@ import Testing
         )
     }
 
+    @Test("a 402 with Retry-After holds the withdrawals behind it until then")
+    func paymentRequiredRetryAfter() {
+        let rig = DurableRig()
+        rig.channel.enqueue(write("w1", self.subscribe))
+        rig.channel.enqueue(write("w2", .pushUnregister(token: "t")))
+        rig.answer(.json(402, "", headers: ["Retry-After": "20"]))
+        rig.scheduler.advance(by: 19.999)
+        #expect(rig.sentIds == ["w1"])
+        rig.scheduler.advance(by: 0.001)
+        #expect(rig.sentIds == ["w1", "w2"])
+    }
+
     @Test("402 on a withdrawal backs off and is never counted")
     func paymentRequiredOnWithdrawal() {
         let rig = DurableRig()

@@ -232,6 +232,22 @@ import Testing
         )
     }
 
+    @Test("eviction never takes the write on the wire; a repeated write id is ignored")
+    func evictionSkipsInFlight() throws {
+        let rig = DurableRig(maxWrites: 2)
+        rig.channel.enqueue(write("w1", self.identify, user: "u1"))
+        rig.channel.enqueue(write("w2", self.alias, user: "u1"))
+        rig.channel.enqueue(write("w3", self.subscribe, user: "u1"))
+        #expect(rig.sentIds == ["w1"])
+        #expect(rig.channel.pending.map(\.id) == ["w1", "w3"])
+        rig.channel.enqueue(write("w3", self.unsubscribe, user: "u1"))
+        #expect(rig.channel.pending.map(\.id) == ["w1", "w3"])
+        #expect(rig.messages(.warning).last == "ignored a durable write whose id is already queued")
+        rig.drain()
+        #expect(rig.sentIds == ["w1", "w3"])
+        #expect(try rig.storedIds().isEmpty)
+    }
+
     @Test("a store that throws: logged, kept in memory and sent, never a crash")
     func faultyStore() throws {
         let store = FaultyStore()
