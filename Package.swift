@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "JoryioConsentTests", dependencies: ["JoryioConsent"]),
         .testTarget(name: "JoryioIdentityTests", dependencies: ["JoryioIdentity"]),
         .testTarget(name: "JoryioPlatformTests", dependencies: ["JoryioPlatform", "JoryioCore", "JoryioTesting"]),
-        .testTarget(name: "JoryioDeliveryTests", dependencies: ["JoryioDelivery", "JoryioCore", "JoryioTesting"]),
+        .testTarget(name: "JoryioDeliveryTests", dependencies: ["JoryioDelivery", "JoryioCore", "JoryioStorage", "JoryioTesting"]),
         .testTarget(
             name: "JoryioIntegrationTests",
             dependencies: [
