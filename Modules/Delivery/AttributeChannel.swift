@@ -73,6 +73,8 @@ package final class AttributeChannel: Sendable {
         /// The stored item could not be read at ``load()``; it is left as it is until a change
         /// must be stored.
         var storedItemUnreadable = false
+        /// ``load()`` has run (or was made unnecessary by ``purge()``).
+        var loaded = false
         var timer: (any Cancellable)?
         var timerDue: Date?
     }
@@ -142,10 +144,17 @@ package final class AttributeChannel: Sendable {
 
     /// Reads the stored writes and sends what waits (the stored in-flight batch first, unchanged).
     ///
+    /// Runs once: later calls do nothing. ``enqueue(_:)`` and ``purge()`` load first when the
+    /// engine has not, so a write can never overwrite stored writes that were not read yet.
     /// Unreadable data is logged as an error and the channel goes on empty; the stored item is
     /// left untouched until the next write (or ``purge()``) replaces it. Call ``setPaused(_:)``
     /// before `load()` when consent is pending.
     package func load() {
+        let first = self.state.withLock { state -> Bool in
+            defer { state.loaded = true }
+            return !state.loaded
+        }
+        guard first else { return }
         let loaded: AttributeQueue?
         do {
             loaded = try self.secureStore.data(forKey: self.storageKey).map(AttributeWriteCodec.decode)
@@ -154,14 +163,8 @@ package final class AttributeChannel: Sendable {
             self.state.withLock { $0.storedItemUnreadable = true }
             return
         }
-        guard let loaded else { return }
-        self.state.withLock { state in
-            // Writes enqueued before load() are newer than the stored ones.
-            let newer = state.queue
-            state.queue = loaded
-            state.queue.batches += newer.batches
-            for write in newer.waiting { state.queue.append(write) }
-        }
+        guard let loaded, !loaded.isEmpty else { return }
+        self.state.withLock { $0.queue = loaded }
         self.logger.debug("loaded \(loaded.count) unconfirmed attribute writes")
         self.kick()
     }
@@ -177,6 +180,7 @@ package final class AttributeChannel: Sendable {
             }
         }
         guard !accepted.isEmpty else { return }
+        self.load()
         let (queue, evicted, replacesUnreadable) = self.state.withLock { state in
             for write in accepted { state.queue.append(write) }
             let evicted = state.queue.evictOldest(keeping: self.settings.maxPending)
@@ -216,6 +220,7 @@ package final class AttributeChannel: Sendable {
     /// Drops every unconfirmed write and forgets the in-flight batch, whatever its outcome
     /// (ATTR-15: `optOut()`, `reset()`, `wipeData()`, consent denied). The stored item is deleted.
     package func purge() {
+        self.state.withLock { $0.loaded = true }
         let count = self.state.withLock { state in
             defer {
                 state.queue = AttributeQueue()

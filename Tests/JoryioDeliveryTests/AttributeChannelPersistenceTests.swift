@@ -47,6 +47,27 @@ import Testing
         #expect(store.items[AttributeHarness.storageKey] == nil)
     }
 
+    @Test("a write before load() loads first: stored writes are kept ahead of it; load() runs once")
+    func enqueueBeforeLoad() throws {
+        let store = TestSecureStore()
+        let first = AttributeHarness(store: store)
+        first.channel.setPaused(true)
+        first.enqueue(first.write("w1", "a", .set(1)), first.write("w2", "visits", .increment(1)))
+
+        let second = AttributeHarness(store: store)
+        second.channel.setPaused(true)
+        second.enqueue(second.write("w3", "visits", .increment(2)))
+        second.channel.load()
+        second.channel.load()
+        #expect(second.channel.queue.waiting.map(\.id) == ["w1", "w2"])
+        #expect(second.channel.queue.waiting.last?.operation == .increment(3))
+        #expect(try #require(second.storedQueue).waiting.map(\.id) == ["w1", "w2"])
+        second.channel.setPaused(false)
+        second.scheduler.runUntilIdle()
+        #expect(second.requests.count == 1)
+        #expect(second.ids(0) == ["w1", "w2"])
+    }
+
     @Test("a restart during backoff resends the split halves in order with their keys")
     func restartKeepsHalves() throws {
         let store = TestSecureStore()
