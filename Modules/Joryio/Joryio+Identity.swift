@@ -15,7 +15,8 @@ extension Joryio {
                 self.snapshot.withLock { $0.userId = userId }
             }
         }
-        self.submit { $0.identify(userId) }
+        let now = self.environment.clock.now()
+        self.submit { $0.identify(userId, at: now) }
     }
 
     /// Logs the user out: a new anonymous id, no user id and a new session, at once (IDENT-6, IDENT-7).

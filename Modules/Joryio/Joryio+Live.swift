@@ -75,24 +75,35 @@ extension JoryioEnvironment {
                 return InMemorySecureStore()
             }
         }
+        // Durable writes live in SQLite whatever holds the events (STORE-4), except in memory.
+        func durable(_ directory: URL) -> any QueueStore {
+            do {
+                let database = try SQLiteDatabase(fileURL: directory.appendingPathComponent(keyName + ".sqlite"), clock: clock, logger: logger)
+                return SQLiteQueueStore(database: database, queue: "durable", capacity: JoryioStores.durableCapacity)
+            } catch {
+                logger.error("cannot open the durable-write store (\(error)); those writes are kept in memory for this process only")
+                return InMemoryQueueStore(capacity: JoryioStores.durableCapacity)
+            }
+        }
         do {
             switch config.storage {
             case .inMemory:
                 return JoryioStores(events: InMemoryQueueStore(capacity: capacity), keyValue: InMemoryKeyValueStore())
             case .custom(let store):
                 let directory = try Self.directory(nil)
-                return JoryioStores(events: store, keyValue: settings(directory), secure: secure(directory))
+                return JoryioStores(events: store, keyValue: settings(directory), secure: secure(directory), durable: durable(directory))
             case .files(let preferred):
                 let directory = try Self.directory(preferred)
                 let events = try FileQueueStore(directory: directory.appendingPathComponent(keyName), capacity: capacity, logger: logger)
-                return JoryioStores(events: events, keyValue: settings(directory), secure: secure(directory))
+                return JoryioStores(events: events, keyValue: settings(directory), secure: secure(directory), durable: durable(directory))
             case .sqlite(let preferred):
                 let directory = try Self.directory(preferred)
                 let database = try SQLiteDatabase(fileURL: directory.appendingPathComponent(keyName + ".sqlite"), clock: clock, logger: logger)
                 return JoryioStores(
                     events: SQLiteQueueStore(database: database, queue: "events", capacity: capacity),
                     keyValue: settings(directory),
-                    secure: secure(directory)
+                    secure: secure(directory),
+                    durable: SQLiteQueueStore(database: database, queue: "durable", capacity: JoryioStores.durableCapacity)
                 )
             }
         } catch {

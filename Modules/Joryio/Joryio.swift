@@ -95,7 +95,7 @@ public final class Joryio: Sendable {
                 }
                 for call in buffered { call(engine) }
             }
-            LifecycleObserver.observe(engine: engine, scheduler: self.environment.scheduler)
+            LifecycleObserver.observe(engine: engine, scheduler: self.environment.scheduler, clock: self.environment.clock)
         }
     }
 

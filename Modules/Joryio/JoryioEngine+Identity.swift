@@ -29,7 +29,7 @@ extension JoryioEngine {
 
     /// `identify(_:)`: later events carry `userId`. While opted out or denied the id is only kept
     /// on the device (IDENT-5); identifying someone else is a logout plus a login (IDENT-4).
-    package func identify(_ userId: String) {
+    package func identify(_ userId: String, at now: Date) {
         let previous = self.identity.withLock { identity -> String? in
             defer { identity.userId = userId }
             return identity.userId
@@ -40,6 +40,7 @@ extension JoryioEngine {
         if self.privacy.value.state.gate(.identify) == .keepLocally {
             self.logger.debug("identify: user id kept on the device only (opted out or consent denied)")
         }
+        self.sendIdentify(userId, timestamp: now)
         self.notifyIdentity(.identified(previous: previous, current: userId))
     }
 
@@ -52,6 +53,9 @@ extension JoryioEngine {
         }
         self.stores.keyValue.save(newAnonymousId, forKey: StoreKey.anonymousId, logger: self.logger)
         self.stores.secure.save(nil, forKey: StoreKey.userId, logger: self.logger)
+        // Unconfirmed attribute writes are purged (ATTR-15); durable writes stay (IDENT-11).
+        self.attributes.purge()
+        self.forgetKeptIdentify()
         self.sessions.withLock { $0.startNew(at: now, id: self.environment.identifiers.next()) }
         self.persistSession()
         self.announceSessionIfAllowed()

@@ -32,15 +32,21 @@ extension JoryioEngine {
             case .persistDenial(let denied):
                 keyValue.save(denied ? "true" : nil, forKey: StoreKey.consentDenied, logger: self.logger)
             case .reportOptOut(let optedOut):
-                // Kept until the durable-write channel confirms it (OPTOUT-5); sent whatever the consent.
-                keyValue.save(optedOut ? "true" : "false", forKey: StoreKey.optOutRecord, logger: self.logger)
-                self.logger.info("tracking_opted_out=\(optedOut) recorded for the server")
+                // A durable withdrawal: sent whatever the consent, kept until confirmed (OPTOUT-5).
+                self.enqueueDurable(.optOutRecord(optedOut: optedOut), timestamp: self.environment.clock.now())
+                self.logger.info("tracking_opted_out=\(optedOut) queued for the server")
             case .discardCollected:
                 let count = self.discardQueuedEvents()
-                self.logger.info("collection stopped: \(count) queued events deleted; withdrawals are kept")
+                self.attributes.purge()
+                self.durable.dropCollecting()
+                self.logger.info("collection stopped: \(count) queued events and unconfirmed writes deleted; withdrawals are kept")
             case .resumeCollection:
                 self.logger.info("collection allowed again: sending what was held")
                 self.uploader.setPaused(false)
+                self.attributes.setPaused(false)
+                self.durable.setCollectionAllowed(true)
+                self.attributes.retry()
+                self.sendKeptIdentify()
                 self.announceSessionIfAllowed()
             case .wipe:
                 self.wipe()
@@ -52,13 +58,19 @@ extension JoryioEngine {
     /// Sending is held unless collection is allowed: while pending, events wait on the device; while
     /// opted out or denied nothing is queued, and nothing collected may leave (CONSENT-3).
     func applyPrivacyToDelivery() {
-        self.uploader.setPaused(!self.privacy.value.state.allowsCollection)
+        let allowed = self.privacy.value.state.allowsCollection
+        self.uploader.setPaused(!allowed)
+        self.attributes.setPaused(!allowed)
+        self.durable.setCollectionAllowed(allowed)
     }
 
     /// `wipeData()`: deletes the ids, the queue and the session; keeps the opt-out and a stored
     /// denial (WIPE-1, WIPE-3, WIPE-11). The next event starts a new session (WIPE-4).
     func wipe() {
         let count = self.discardQueuedEvents()
+        self.attributes.purge()
+        self.durable.dropCollecting()
+        self.forgetKeptIdentify()
         let keyValue = self.stores.keyValue
         for key in [StoreKey.anonymousId, StoreKey.deviceId, StoreKey.session] {
             keyValue.save(nil, forKey: key, logger: self.logger)
@@ -77,7 +89,7 @@ extension JoryioEngine {
         keyValue.save(fresh.deviceId, forKey: StoreKey.deviceId, logger: self.logger)
         self.identity.withLock { $0 = fresh }
         self.sessions.withLock { $0.clear() }
-        self.logger.info("wipeData: ids, session and \(count) queued events deleted; opt-out kept")
+        self.logger.info("wipeData: ids, session, \(count) queued events and unconfirmed writes deleted; withdrawals and opt-out kept")
         self.notifyIdentity(.wiped)
     }
 }

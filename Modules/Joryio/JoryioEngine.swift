@@ -26,6 +26,8 @@ package final class JoryioEngine: Sendable {
         var anonymousId: String
         var userId: String?
         var deviceId: String
+        /// A `JoryioConfig.userId` that differs from the stored user: identified at start (GAP-22).
+        var identifyAtStart: String?
     }
 
     private struct Pending {
@@ -42,6 +44,8 @@ package final class JoryioEngine: Sendable {
     let logger: Logger
     let stores: JoryioStores
     let uploader: EventUploader
+    let attributes: AttributeChannel
+    let durable: DurableWriteChannel
     private let plugins: Locked<[any JoryioEventPlugin]>
     let snapshot: Locked<JoryioSnapshot>
     let identity: Locked<Identity>
@@ -67,7 +71,8 @@ package final class JoryioEngine: Sendable {
         self.logger = logger
         let stores = environment.openStores(config, sdkKey, logger.scoped("storage"))
         self.stores = stores
-        self.identity = Locked(Self.loadIdentity(config: config, stores: stores, environment: environment, logger: logger))
+        let identity = Locked(Self.loadIdentity(config: config, stores: stores, environment: environment, logger: logger))
+        self.identity = identity
         self.privacy = Locked(Self.loadPrivacy(from: stores.keyValue))
         self.sessions = Locked(SessionTracker(timeout: config.sessionTimeout, stored: Self.loadSession(from: stores.keyValue)))
         let builder = BatchRequestBuilder(
@@ -77,9 +82,53 @@ package final class JoryioEngine: Sendable {
             timeout: config.requestTimeout,
             gzip: environment.gzip
         )
+        let transport = environment.makeTransport(config)
+        let backoff = BackoffPolicy(base: config.retryBackoffMs / 1000)
+        let durable = DurableWriteChannel(
+            store: stores.durable,
+            transport: transport,
+            scheduler: environment.scheduler,
+            clock: environment.clock,
+            jitter: environment.jitter,
+            logger: logger.scoped("writes"),
+            builder: DurableRequestBuilder(
+                apiHost: apiEndpoint,
+                sdkKey: sdkKey,
+                userAgent: environment.userAgent,
+                timeout: config.requestTimeout
+            ),
+            settings: DurableWriteChannel.Settings(backoff: backoff, maxRetries: config.maxRetries),
+            currentIdentity: { identity.withLock { ($0.userId, $0.anonymousId) } },
+            eventsWaiting: { ((try? stores.events.count()) ?? 0) > 0 },
+            onResult: { [snapshot] error in
+                if let error { snapshot.withLock { $0.lastTransportError = error } }
+            }
+        )
+        self.durable = durable
+        self.attributes = AttributeChannel(
+            secureStore: stores.secure,
+            storageKey: StoreKey.attributeWrites,
+            transport: transport,
+            scheduler: environment.scheduler,
+            clock: environment.clock,
+            jitter: environment.jitter,
+            logger: logger.scoped("attributes"),
+            identifiers: environment.identifiers,
+            builder: AttributeRequestBuilder(
+                endpoint: apiEndpoint.appendingPathComponent("v1/attributes"),
+                sdkKey: sdkKey,
+                userAgent: environment.userAgent,
+                timeout: config.requestTimeout,
+                gzip: environment.gzip
+            ),
+            settings: AttributeChannel.Settings(maxPending: config.maxQueueSize, backoff: backoff, maxRetries: config.maxRetries),
+            onResult: { [snapshot] error in
+                if let error { snapshot.withLock { $0.lastTransportError = error } }
+            }
+        )
         self.uploader = EventUploader(
             store: stores.events,
-            transport: environment.makeTransport(config),
+            transport: transport,
             scheduler: environment.scheduler,
             clock: environment.clock,
             jitter: environment.jitter,
@@ -90,10 +139,11 @@ package final class JoryioEngine: Sendable {
                 flushInterval: config.flushInterval,
                 sendImmediately: config.sendImmediately,
                 maxRetries: config.maxRetries,
-                backoff: BackoffPolicy(base: config.retryBackoffMs / 1000)
+                backoff: backoff
             ),
-            onResult: { [snapshot, stores] error in
+            onResult: { [snapshot, stores, durable] error in
                 let count = (try? stores.events.count()) ?? 0
+                if error == nil { durable.eventsDelivered() }
                 snapshot.withLock {
                     $0.lastTransportError = error
                     $0.queueSize = count
@@ -113,8 +163,20 @@ package final class JoryioEngine: Sendable {
         let actions = self.privacy.withLock {
             $0.start(configOptOut: self.config.optOut, configConsent: self.config.trackingConsent, preInit: preInit)
         }
+        // The channels learn whether collection is allowed before they load what earlier launches
+        // left, so nothing held is sent on a pending or opted-out start.
+        self.applyPrivacyToDelivery()
+        self.attributes.load()
+        self.durable.load()
         self.perform(actions)
         self.applyPrivacyToDelivery()
+        if let userId = self.identity.withLock({ identity -> String? in
+            defer { identity.identifyAtStart = nil }
+            return identity.identifyAtStart
+        }) {
+            self.sendIdentify(userId, timestamp: self.environment.clock.now())
+        }
+        self.sendKeptIdentify()
         self.publishIdentity()
         self.publishQueueSize()
         self.announceSessionIfAllowed()
@@ -353,6 +415,7 @@ package final class JoryioEngine: Sendable {
         let storedUser = stores.secure.string(forKey: StoreKey.userId, logger: logger)
         let userId = config.userId.nonEmpty ?? storedUser
         if let userId, userId != storedUser { stores.secure.save(userId, forKey: StoreKey.userId, logger: logger) }
-        return Identity(anonymousId: anonymousId, userId: userId, deviceId: deviceId)
+        let changed = config.userId.nonEmpty.flatMap { $0 == storedUser ? nil : $0 }
+        return Identity(anonymousId: anonymousId, userId: userId, deviceId: deviceId, identifyAtStart: changed)
     }
 }

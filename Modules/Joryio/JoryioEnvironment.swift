@@ -9,15 +9,26 @@ package struct JoryioStores: Sendable {
     package var events: any QueueStore
     /// Settings and ids (STORE-1, STORE-2).
     package var keyValue: any KeyValueStore
-    /// The user id and other secrets (STORE-3).
+    /// The user id, unconfirmed attribute writes and other secrets (STORE-3).
     package var secure: any SecureStore
+    /// Identify, alias, subscription and opt-out writes waiting for the server (STORE-4, DURABLE-14).
+    package var durable: any QueueStore
 
     /// Creates the set.
-    package init(events: any QueueStore, keyValue: any KeyValueStore, secure: any SecureStore = InMemorySecureStore()) {
+    package init(
+        events: any QueueStore,
+        keyValue: any KeyValueStore,
+        secure: any SecureStore = InMemorySecureStore(),
+        durable: any QueueStore = InMemoryQueueStore(capacity: JoryioStores.durableCapacity)
+    ) {
         self.events = events
         self.keyValue = keyValue
         self.secure = secure
+        self.durable = durable
     }
+
+    /// The durable store's own bound: above the channel's 1,000 (DURABLE-11), which evicts first.
+    package static let durableCapacity = 2_000
 }
 
 /// Everything that touches the outside world, given to a ``Joryio`` instance once.

@@ -10,10 +10,11 @@ enum StoreKey {
     static let optedOut = "jry_opted_out"
     static let consentDenied = "jry_consent_denied"
     static let preInitDecisions = "jry_preinit_decisions"
-    static let optOutRecord = "jry_pending_opt_out_record"
+    static let identifyKept = "jry_identify_kept"
     static let installMarker = "jry_install_marker"
     // Secure store (Keychain on Apple platforms).
     static let userId = "jry_user_id"
+    static let attributeWrites = "jry_attribute_writes"
 }
 
 extension KeyValueStore {

@@ -218,6 +218,8 @@ final class SimServer: Sendable {
         /// Events the server refused on purpose: a batch of one answered 400/413/422, or rejectedIndices.
         var rejected: Set<String> = []
         var requests = 0
+        /// The last path component of every durable-write request (`opt-out`, …).
+        var writes: [String] = []
         var violations: [String] = []
         /// What happened, for the failure message of a seed.
         var trace: [String] = []
@@ -481,6 +483,15 @@ final class SimTransport: Transport {
 
     func send(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void) {
         let now = self.scheduler.now()
+        guard request.url.path.hasSuffix("/v1/events") else {
+            // Durable writes (the `tracking_opted_out` record of privacy calls) travel on their own
+            // channel: recorded and confirmed, outside the event model.
+            self.server.state.withLock { $0.writes.append(request.url.lastPathComponent) }
+            self.scheduler.schedule(after: 0.01) {
+                completion(.success(.simJSON(200, #"{"success":true}"#)))
+            }
+            return
+        }
         var problems: [String] = []
         self.state.withLock { state in
             if state.stopped { problems.append("a request after HTTP 402") }

@@ -1,0 +1,142 @@
+internal import Foundation
+internal import JoryioCore
+internal import JoryioDelivery
+
+/// One attribute change as the app asked for it, checked and converted on the caller's thread.
+enum AttributeChange: Sendable, Equatable {
+    case set(JSONValue)
+    case increment(Double)
+    case unset
+
+    /// The change a write carries.
+    var operation: AttributeWrite.Operation {
+        switch self {
+        case .set(let value): .set(value)
+        case .increment(let delta): .increment(delta)
+        case .unset: .unset
+        }
+    }
+}
+
+/// The checks on attribute, alias and subscription input (ATTR-5, ATTR-6, IDENT-13, SUB-10 and the
+/// decisions GAP-24, GAP-31). Each returns what to send and the warnings to log; nothing here
+/// throws or crashes on app input.
+enum WriteValidator {
+    /// Attribute names the SDK writes itself (ATTR-21): an app cannot set them.
+    static let reservedAttributeKeys: Set<String> = ["tracking_opted_out", "push_permission"]
+    /// The longest attribute name, in characters (the server's limit).
+    static let maxKeyLength = 255
+    /// The largest attribute value, as compact JSON (the event properties' limit, EVT).
+    static let maxValueBytes = 51_200
+    /// The deepest attribute value (the server's limit).
+    static let maxValueDepth = 5
+    /// Marketing channels (SUB-3).
+    static let channels: Set<String> = ["email", "sms", "whatsapp", "push", "viber"]
+    /// Subscription statuses (SUB-3).
+    static let statuses: Set<String> = ["optedIn", "subscribed", "unsubscribed"]
+    /// The longest alias label (GAP-24).
+    static let maxLabelLength = 64
+    /// The longest alias value and subscription group id.
+    static let maxNameLength = 255
+
+    /// The result of checking an attribute call.
+    struct Checked: Sendable, Equatable {
+        var changes: [(key: String, change: AttributeChange)]
+        var warnings: [String]
+
+        static func == (lhs: Checked, rhs: Checked) -> Bool {
+            lhs.warnings == rhs.warnings && lhs.changes.elementsEqual(rhs.changes) { $0.key == $1.key && $0.change == $1.change }
+        }
+    }
+
+    /// Checks `setAttributes` / `setAttribute` input: `nil` and `NSNull` remove the key (ATTR-1,
+    /// ATTR-2); a value that cannot be sent is dropped with a warning and the rest goes ahead (ATTR-6).
+    static func set(_ attributes: [(key: String, value: Any?)], call: String) -> Checked {
+        var checked = Checked(changes: [], warnings: [])
+        for (key, value) in attributes {
+            if let problem = Self.keyProblem(key) {
+                checked.warnings.append("\(call): \(problem); that attribute was skipped")
+                continue
+            }
+            guard let value, !(value is NSNull) else {
+                checked.changes.append((key, .unset))
+                continue
+            }
+            var dropped: [JSONValue.DroppedValue] = []
+            let converted = JSONValue.convert(any: value, path: key, dropped: &dropped)
+            for item in dropped {
+                checked.warnings.append("\(call): dropped value \(item.path) (\(item.reason))")
+            }
+            guard let converted else { continue }
+            if converted == .null {
+                checked.changes.append((key, .unset))
+                continue
+            }
+            if converted.nestingDepth > Self.maxValueDepth {
+                checked.warnings.append("\(call): attribute \"\(key)\" nests deeper than \(Self.maxValueDepth) levels; skipped")
+                continue
+            }
+            var bytes: [UInt8] = []
+            converted.encode(into: &bytes)
+            if bytes.count > Self.maxValueBytes {
+                checked.warnings.append("\(call): attribute \"\(key)\" is \(bytes.count) bytes (limit \(Self.maxValueBytes)); skipped")
+                continue
+            }
+            checked.changes.append((key, .set(converted)))
+        }
+        return checked
+    }
+
+    /// Checks `incrementAttribute`: a finite delta on a valid key (ATTR-3, ATTR-6).
+    static func increment(_ key: String, by amount: Double) -> Checked {
+        if let problem = Self.keyProblem(key) {
+            return Checked(changes: [], warnings: ["incrementAttribute: \(problem); nothing changed"])
+        }
+        guard amount.isFinite else {
+            return Checked(changes: [], warnings: ["incrementAttribute \"\(key)\": the amount is not a finite number; nothing changed"])
+        }
+        return Checked(changes: [(key, .increment(amount))], warnings: [])
+    }
+
+    /// Checks `unsetAttribute` (ATTR-4, ATTR-5).
+    static func unset(_ key: String) -> Checked {
+        if let problem = Self.keyProblem(key) {
+            return Checked(changes: [], warnings: ["unsetAttribute: \(problem); nothing changed"])
+        }
+        return Checked(changes: [(key, .unset)], warnings: [])
+    }
+
+    /// Why an attribute name cannot be used, or `nil`.
+    static func keyProblem(_ key: String) -> String? {
+        if key.isEmpty { return "the attribute name is empty" }
+        if key.count > Self.maxKeyLength { return "the attribute name is longer than \(Self.maxKeyLength) characters" }
+        if Self.reservedAttributeKeys.contains(key) { return "\"\(key)\" is written by the SDK itself" }
+        return nil
+    }
+
+    /// Why `addAlias(label, name:)` cannot be sent, or `nil` (IDENT-13, GAP-24).
+    static func aliasProblem(label: String, name: String) -> String? {
+        if label.isEmpty || label.utf8.count > Self.maxLabelLength
+            || !label.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x5F })
+        {
+            return "the label \"\(label.prefix(80))\" must be 1–\(Self.maxLabelLength) lowercase letters, digits or underscores"
+        }
+        if name.isEmpty { return "the alias value (name:) is empty" }
+        if name.count > Self.maxNameLength { return "the alias value is longer than \(Self.maxNameLength) characters" }
+        return nil
+    }
+
+    /// Why a subscription call cannot be sent, or `nil` (SUB-3, SUB-10).
+    static func subscriptionProblem(channel: String, status: String? = nil, groupId: String? = nil) -> String? {
+        if !Self.channels.contains(channel) {
+            return "unknown channel \"\(channel.prefix(80))\" (email, sms, whatsapp, push or viber)"
+        }
+        if let status, !Self.statuses.contains(status) {
+            return "unknown status \"\(status.prefix(80))\" (optedIn, subscribed or unsubscribed)"
+        }
+        if let groupId, groupId.isEmpty || groupId.count > 128 {
+            return "the group id must be 1–128 characters"
+        }
+        return nil
+    }
+}
