@@ -94,3 +94,12 @@ extension Joryio {
         }
     }
 }
+
+extension Joryio {
+    /// Unconfirmed attribute writes and durable writes kept on the device (for tests and tools in
+    /// this package); `(0, 0)` before `initialize()`.
+    package var pendingWrites: (attributes: Int, durable: Int) {
+        guard let engine = self.state.withLock({ $0.engine }) else { return (0, 0) }
+        return (engine.attributes.pendingCount, engine.durable.pendingCount)
+    }
+}
