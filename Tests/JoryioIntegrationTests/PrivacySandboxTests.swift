@@ -34,30 +34,60 @@ struct PrivacySandboxTests {
         case .unset, .storedDenial: break
         }
         if optOut == .configOptOut || optOut == .preInitOptInOverConfig { config.optOut = true }
+        // One call of each kind the matrix distinguishes, before and after initialize(): events,
+        // attributes, identify, and a withdrawal (an unsubscribe).
         let sdk = rig.launch(config) { joryio in
             if optOut == .preInitOptOut { joryio.optOut() }
             if optOut == .preInitOptInOverConfig { joryio.optIn() }
             joryio.identify("user-7")
             joryio.track("Before Start", properties: ["i": 0])
+            joryio.setAttribute("plan", value: "pre")
         }
         sdk.joryio.track("After Start", properties: ["i": 1])
+        sdk.joryio.incrementAttribute("visits")
+        sdk.joryio.setSubscription(channel: "email", status: "unsubscribed")
         sdk.joryio.flush()
         rig.settle(sdk)
 
         let context = "\(consent) × \(optOut)"
         let optedOut = optOut == .configOptOut || optOut == .preInitOptOut
         let denied = consent == .denied || consent == .storedDenial
+        func sent(_ path: String) throws -> [SandboxServer.RecordedRequest] {
+            try rig.sandbox.requests(path: "/api/v1/" + path)
+        }
         let received = try rig.sandbox.events()
+        // A withdrawal is sent in every state (SUB-6), with the id identify kept (IDENT-5).
+        let unsubscribes = try sent("subscriptions")
+        #expect(!unsubscribes.isEmpty, "\(context): the unsubscribe is sent whatever the state")
+        for request in unsubscribes {
+            let body = request.body as? [String: Any]
+            #expect(body?["status"] as? String == "unsubscribed" && body?["userId"] as? String == "user-7", "\(context)")
+        }
+        // The opt-out record is sent when the opt-out changed, whatever the consent (OPTOUT-5).
+        let records = try sent("opt-out").compactMap { ($0.body as? [String: Any])?["optedOut"] as? Bool }
+        #expect(Set(records) == (optedOut ? [true] : []), "\(context): opt-out records \(records)")
         if optedOut || denied {
             #expect(received.isEmpty, "\(context): nothing collected may reach the server")
+            #expect(try sent("attributes").isEmpty, "\(context): attribute writes are dropped")
+            #expect(try sent("identify").isEmpty, "\(context): identify is kept on the device only")
             #expect(sdk.joryio.getQueueSize() == 0, "\(context)")
-        } else if consent == .pending {
-            #expect(received.isEmpty, "\(context): nothing is sent while pending")
-            #expect(sdk.joryio.getQueueSize() == 2, "\(context): held on the device")
-            sdk.joryio.updateConsent(.granted)
-            #expect(rig.drive(sdk) { (try? rig.sandbox.events().count) == 2 }, "\(context): released on grant")
+            #expect(sdk.joryio.pendingWrites.attributes == 0, "\(context)")
         } else {
-            #expect(received.count == 2, "\(context)")
+            if consent == .pending {
+                #expect(received.isEmpty, "\(context): nothing is sent while pending")
+                #expect(try sent("attributes").isEmpty && sent("identify").isEmpty, "\(context): held while pending")
+                #expect(sdk.joryio.getQueueSize() == 2, "\(context): held on the device")
+                #expect(sdk.joryio.pendingWrites.attributes == 2, "\(context): held on the device")
+                sdk.joryio.updateConsent(.granted)
+                #expect(rig.drive(sdk) { (try? rig.sandbox.events().count) == 2 }, "\(context): released on grant")
+                rig.settle(sdk)
+            }
+            #expect(try rig.sandbox.events().count == 2, "\(context)")
+            #expect(try sent("identify").count == 1, "\(context)")
+            let profile = try #require(try rig.sandbox.profile(userId: "user-7"), "\(context)")
+            #expect(profile.attributes["plan"] as? String == "pre", "\(context)")
+            #expect(profile.attributes["visits"] as? Int == 1, "\(context)")
+            #expect(profile.subscriptions == ["email": "unsubscribed"], "\(context)")
         }
         let delivered = try rig.sandbox.events()
         #expect(delivered.allSatisfy { $0["userId"] as? String == "user-7" }, "\(context)")
