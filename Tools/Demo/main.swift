@@ -2,7 +2,9 @@
 //
 // It starts the sandbox, initializes the SDK with SQLite as the store, tracks events through a
 // scripted outage (503 with Retry-After) and through "ingestion paused" (402) followed by an app
-// restart, and prints what the sandbox received: every event exactly once. It grows with each issue.
+// restart, and prints what the sandbox received: every event exactly once. Then it writes a
+// profile (attributes through a lost answer, an alias, subscriptions) and shows a consent banner
+// flow: a pending install sends nothing until updateConsent(.granted). It grows with each issue.
 
 import Foundation
 import Joryio
@@ -84,6 +86,67 @@ func run() throws {
         throw DemoError("expected \(expected) events exactly once")
     }
     say("\nEvery valid event arrived exactly once, through an outage, a pause and a restart.")
+
+    try profileDemo(relaunched, sandbox: sandbox)
+    try consentBannerDemo(sandbox: sandbox, sdkKey: sdkKey)
+}
+
+/// 5. Attributes, an alias and subscriptions: durable writes through a timeout, read back from the
+/// sandbox's profile.
+func profileDemo(_ app: Joryio, sandbox: SandboxServer) throws {
+    say("\n5. profile writes for user-42; the first attribute request is applied but its answer is lost")
+    try sandbox.addFault(path: "/api/v1/attributes", count: 1, dropAfterProcessing: true)
+    app.setAttributes(["plan": "pro", "seats": 3, "nickname": nil])
+    app.incrementAttribute("logins", by: 1)
+    app.incrementAttribute("logins", by: 2)
+    app.addAlias("loyalty_id", name: "L-12345")
+    app.setSubscription(channel: "email", status: "subscribed")
+    app.addToSubscriptionGroup("list_abc123", channel: "email")
+    app.setAttribute("score", value: Double.infinity)  // not a finite number: logged and dropped
+    try waitUntil("the profile has every write") {
+        guard let profile = try? sandbox.profile(userId: "user-42") else { return false }
+        let attributes = profile["attributes"] as? [String: Any] ?? [:]
+        return attributes["logins"] as? Int == 3 && (profile["groups"] as? [String: [String]])?["email"] == ["list_abc123"]
+    }
+    let profile = try sandbox.profile(userId: "user-42") ?? [:]
+    for field in ["attributes", "aliases", "subscriptions", "groups"] {
+        let json = (try? JSONSerialization.data(withJSONObject: profile[field] ?? [:], options: [.sortedKeys])) ?? Data()
+        say("   \(field): \(String(decoding: json, as: UTF8.self))")
+    }
+    let attributeRequests = try sandbox.requests(path: "/api/v1/attributes")
+    say("   \(attributeRequests.count) attribute requests (a retry reuses its Idempotency-Key: logins counted once)")
+    guard (profile["attributes"] as? [String: Any])?["logins"] as? Int == 3 else { throw DemoError("logins must be 3") }
+}
+
+/// 6. A consent banner: a fresh install starts with consent pending; nothing leaves the device
+/// until the person accepts.
+func consentBannerDemo(sandbox: SandboxServer, sdkKey: String) throws {
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("joryio-demo-banner-\(UUIDGenerator().next())", isDirectory: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    say("\n6. consent banner: a new install launched with trackingConsent: .pending")
+    let before = try sandbox.requests(path: "/api/v1/*").count
+    let config = JoryioConfig(flushInterval: 1, trackingConsent: .pending, logLevel: .warning, storage: .sqlite(directory: directory))
+    let app = Joryio()
+    app.initialize(sdkKey: sdkKey, apiHost: sandbox.apiHost.absoluteString, config: config)
+    app.identify("user-77")
+    app.track("Onboarding Viewed")
+    app.setAttribute("plan", value: "trial")
+    app.flush()
+    Thread.sleep(forTimeInterval: 1.5)  // a demo may wait on real time; tests never do
+    let held = try sandbox.requests(path: "/api/v1/*").count - before
+    say("   banner shown: consent \(app.getTrackingConsent()), \(app.getQueueSize()) event(s) held on the device, \(held) requests sent")
+    guard held == 0 else { throw DemoError("nothing may be sent while consent is pending") }
+    say("   the person taps Accept: updateConsent(.granted)")
+    app.updateConsent(.granted)
+    app.flush()
+    try waitUntil("the held event and writes arrive") {
+        let profile = try? sandbox.profile(userId: "user-77")
+        let attributes = profile?["attributes"] as? [String: Any] ?? [:]
+        let events = (try? sandbox.events()) ?? []
+        return attributes["plan"] as? String == "trial" && events.contains { $0["userId"] as? String == "user-77" }
+    }
+    say("   released: Session Start and \"Onboarding Viewed\" delivered, identify and plan=trial on user-77's profile")
 }
 
 /// Writes a line to standard output unbuffered, so the SDK's log lines (standard error) stay in
