@@ -38,6 +38,7 @@ extension JoryioEngine {
             case .discardCollected:
                 let count = self.discardQueuedEvents()
                 self.attributes.purge()
+                self.keepUnsentIdentify()
                 self.durable.dropCollecting()
                 self.logger.info("collection stopped: \(count) queued events and unconfirmed writes deleted; withdrawals are kept")
             case .resumeCollection:

@@ -88,6 +88,15 @@ extension JoryioEngine {
         self.enqueueDurable(.identify, timestamp: self.environment.clock.now(), userId: .some(userId))
     }
 
+    /// Collection stops while the current user's identify still waits: it is dropped with the other
+    /// collecting writes, and owed again once collection is allowed (IDENT-5).
+    func keepUnsentIdentify() {
+        guard let userId = self.identity.value.userId,
+            self.durable.pending.contains(where: { $0.kind == .identify && $0.userId == userId })
+        else { return }
+        self.stores.keyValue.save("true", forKey: StoreKey.identifyKept, logger: self.logger)
+    }
+
     /// Forgets a user id kept while collection was off (IDENT-5: `reset()` and `wipeData()`).
     func forgetKeptIdentify() {
         self.stores.keyValue.save(nil, forKey: StoreKey.identifyKept, logger: self.logger)

@@ -1,0 +1,172 @@
+import Foundation
+import Joryio
+import JoryioCore
+import JoryioTesting
+import Testing
+
+/// Attributes, aliases, subscriptions and the durable identify through the public API, on virtual
+/// time: what is sent, held, dropped and logged (ATTR, IDENT, SUB, DURABLE).
+@Suite struct WritesTests {
+    private func requests(_ transport: RecordingTransport, _ path: String) -> [HTTPRequest] {
+        transport.requests.filter { $0.url.path.hasSuffix("/v1/" + path) }
+    }
+
+    private func operations(_ transport: RecordingTransport) -> [JSONValue] {
+        self.requests(transport, "attributes").flatMap { $0.json?["operations"]?.arrayValue ?? [] }
+    }
+
+    @Test func attributeInputIsCheckedAndConverted() {
+        let transport = RecordingTransport()
+        let sdk = TestSDK(transport: transport)
+        sdk.start()
+        let date = Date(timeIntervalSince1970: 1_700_000_000.25)
+        sdk.joryio.setAttributes(["plan": "pro", "nickname": nil, "gone": NSNull(), "since": date, "bad": Double.nan, "": 1])
+        sdk.joryio.setAttribute("tracking_opted_out", value: true)
+        sdk.joryio.incrementAttribute("visits")
+        sdk.joryio.incrementAttribute("spent", by: 99.5)
+        sdk.joryio.incrementAttribute("broken", by: .infinity)
+        sdk.joryio.unsetAttribute("")
+        sdk.scheduler.runUntilIdle()
+        sdk.advance(to: 5)
+
+        let byKey = Dictionary(self.operations(transport).map { ($0["key"]?.stringValue ?? "", $0) }) { _, last in last }
+        #expect(byKey["plan"]?["op"] == "set" && byKey["plan"]?["value"] == "pro")
+        #expect(byKey["nickname"]?["op"] == "unset" && byKey["gone"]?["op"] == "unset", "nil and NSNull remove (ATTR-1)")
+        #expect(byKey["since"]?["value"] == "2023-11-14T22:13:20.250Z")
+        #expect(byKey["visits"]?["op"] == "increment" && byKey["visits"]?["by"] == 1, "default step 1, an integer delta")
+        #expect(byKey["spent"]?["by"] == .double(99.5))
+        #expect(Set(byKey.keys) == ["plan", "nickname", "gone", "since", "visits", "spent"])
+        let warnings = sdk.messages(at: .warning)
+        #expect(warnings.contains { $0.contains("bad") && $0.contains("non-finite") }, "ATTR-6")
+        #expect(warnings.contains { $0.contains("setAttributes") && $0.contains("empty") }, "ATTR-5")
+        #expect(warnings.contains { $0.contains("tracking_opted_out") && $0.contains("SDK itself") })
+        #expect(warnings.contains { $0.contains("broken") && $0.contains("finite") })
+        #expect(warnings.contains { $0.contains("unsetAttribute") && $0.contains("empty") })
+    }
+
+    @Test func aliasAndSubscriptionInputIsChecked() {
+        let transport = RecordingTransport()
+        let sdk = TestSDK(transport: transport)
+        sdk.start()
+        sdk.joryio.addAlias("Loyalty-ID", name: "L-1")
+        sdk.joryio.addAlias("loyalty_id", name: "")
+        sdk.joryio.setSubscription(channel: "fax", status: "subscribed")
+        sdk.joryio.setSubscription(channel: "email", status: "maybe")
+        sdk.joryio.addToSubscriptionGroup("", channel: "email")
+        sdk.joryio.addAlias("loyalty_id", name: "L-12345")
+        sdk.joryio.setSubscription(channel: "sms", status: "optedIn")
+        sdk.joryio.removeFromSubscriptionGroup("list_abc123", channel: "email")
+        sdk.scheduler.runUntilIdle()
+
+        #expect(transport.requests.map { $0.url.lastPathComponent } == ["alias", "subscriptions", "subscriptions"])
+        let alias = self.requests(transport, "alias").first?.json
+        #expect(alias?["label"] == "loyalty_id" && alias?["name"] == "L-12345", "label first, value as name: (GAP-66)")
+        let leave = self.requests(transport, "subscriptions").last?.json
+        #expect(leave?["groupId"] == "list_abc123" && leave?["action"] == "leave" && leave?["channel"] == "email")
+        let warnings = sdk.messages(at: .warning)
+        #expect(warnings.filter { $0.contains("nothing sent") }.count == 5)
+        #expect(warnings.contains { $0.contains("Loyalty-ID") && $0.contains("lowercase") })
+        #expect(warnings.contains { $0.contains("fax") })
+        #expect(warnings.contains { $0.contains("maybe") })
+    }
+
+    @Test func whileOptedOutOnlyWithdrawalsLeave() {
+        let transport = RecordingTransport()
+        let sdk = TestSDK(transport: transport)
+        sdk.start()
+        sdk.joryio.optOut()
+        sdk.joryio.identify("user-1")
+        sdk.joryio.setAttribute("plan", value: "pro")
+        sdk.joryio.addAlias("crm_id", name: "C-1")
+        sdk.joryio.setSubscription(channel: "email", status: "subscribed")
+        sdk.joryio.addToSubscriptionGroup("news", channel: "email")
+        sdk.joryio.setSubscription(channel: "sms", status: "unsubscribed")
+        sdk.joryio.removeFromSubscriptionGroup("news", channel: "email")
+        sdk.scheduler.runUntilIdle()
+        sdk.advance(to: 60)
+
+        #expect(transport.requests.map { $0.url.lastPathComponent } == ["opt-out", "subscriptions", "subscriptions"])
+        #expect(transport.requests.first?.json?["userId"] == nil, "the opt-out record was made (and sent) before identify")
+        for request in self.requests(transport, "subscriptions") {
+            #expect(request.json?["userId"] == "user-1", "withdrawals carry the id kept during opt-out (IDENT-5)")
+        }
+        #expect(sdk.joryio.pendingWrites == (0, 0))
+
+        // optIn sends tracking_opted_out=false and the identify owed since (IDENT-5, OPTOUT-8).
+        sdk.joryio.optIn()
+        sdk.scheduler.runUntilIdle()
+        #expect(transport.requests.map { $0.url.lastPathComponent }.suffix(2) == ["opt-out", "identify"])
+        #expect(self.requests(transport, "opt-out").map { $0.json?["optedOut"] } == [true, false])
+        #expect(self.requests(transport, "identify").first?.json?["userId"] == "user-1")
+    }
+
+    @Test func pendingHoldsWritesDenialDropsThemAndTheIdentifyIsOwed() {
+        let transport = RecordingTransport()
+        let sdk = TestSDK(transport: transport)
+        sdk.start(config: JoryioConfig(trackingConsent: .pending))
+        sdk.joryio.identify("user-1")
+        sdk.joryio.setAttribute("plan", value: "pro")
+        sdk.joryio.addAlias("crm_id", name: "C-1")
+        sdk.joryio.setSubscription(channel: "email", status: "unsubscribed")
+        sdk.scheduler.runUntilIdle()
+        sdk.advance(to: 60)
+        #expect(transport.requests.map { $0.url.lastPathComponent } == ["subscriptions"], "only the withdrawal leaves (GAP-63)")
+        #expect(sdk.joryio.pendingWrites == (1, 2), "the attribute, identify and alias are held (ATTR-19)")
+
+        sdk.joryio.updateConsent(.denied)
+        sdk.scheduler.runUntilIdle()
+        #expect(sdk.joryio.pendingWrites == (0, 0), "denial drops what was held (CONSENT-12)")
+        sdk.joryio.updateConsent(.granted)
+        sdk.scheduler.runUntilIdle()
+        sdk.advance(to: 120)
+        #expect(transport.requests.map { $0.url.lastPathComponent } == ["subscriptions", "identify"])
+        #expect(self.operations(transport).isEmpty, "a dropped attribute write is never sent later")
+    }
+
+    @Test func resetPurgesAttributeWritesButKeepsDurableWrites() {
+        let transport = RecordingTransport(outcome: .failure(TransportError(.cannotConnect, "offline")))
+        let sdk = TestSDK(transport: transport)
+        sdk.start()
+        sdk.joryio.identify("user-1")
+        sdk.joryio.setAttribute("plan", value: "pro")
+        sdk.joryio.addAlias("crm_id", name: "C-1")
+        sdk.scheduler.runUntilIdle()
+        #expect(sdk.joryio.pendingWrites == (1, 2))
+        sdk.joryio.reset()
+        sdk.scheduler.runUntilIdle()
+        #expect(sdk.joryio.pendingWrites == (0, 2), "ATTR-15 purges; IDENT-11 keeps durable writes")
+        transport.outcome = .success(RecordingTransport.defaultResponse)
+        sdk.joryio.applicationWillEnterForeground()
+        sdk.scheduler.runUntilIdle()
+        sdk.advance(to: 600)
+        let alias = self.requests(transport, "alias").last?.json
+        #expect(alias?["userId"] == "user-1", "each durable write keeps the ids it was made with")
+        #expect(sdk.joryio.pendingWrites == (0, 0))
+    }
+
+    @Test func aConfigUserIdThatDiffersFromTheStoredOneIsIdentified() throws {
+        try withTemporaryDirectory { directory in
+            let transport = RecordingTransport()
+            let first = TestSDK(transport: transport, storage: .sqlite(directory: directory))
+            first.start(config: JoryioConfig(userId: "config-user"))
+            let second = TestSDK(transport: transport, storage: .sqlite(directory: directory))
+            second.start(config: JoryioConfig(userId: "config-user"))
+            #expect(self.requests(transport, "identify").map { $0.json?["userId"] } == ["config-user"], "once, not every launch (GAP-22)")
+        }
+    }
+
+    @Test func anIdentifyOwedWhileOptedOutSurvivesARestart() throws {
+        try withTemporaryDirectory { directory in
+            let transport = RecordingTransport()
+            let first = TestSDK(transport: transport, storage: .sqlite(directory: directory))
+            first.start(config: JoryioConfig(optOut: true))
+            first.joryio.identify("user-1")
+            first.scheduler.runUntilIdle()
+            #expect(self.requests(transport, "identify").isEmpty)
+            let second = TestSDK(transport: transport, storage: .sqlite(directory: directory))
+            second.joryio.optIn()
+            second.start()
+            #expect(self.requests(transport, "identify").map { $0.json?["userId"] } == ["user-1"])
+        }
+    }
+}
