@@ -70,6 +70,8 @@ package final class AttributeChannel: Sendable {
         var retryAfterUntil: Date?
         var paused = false
         var stopped = false
+        /// The server rejected the current user's token: nothing is sent until a new one arrives.
+        var authHeld = false
         /// The stored item could not be read at ``load()``; it is left as it is until a change
         /// must be stored.
         var storedItemUnreadable = false
@@ -90,6 +92,7 @@ package final class AttributeChannel: Sendable {
     private let builder: AttributeRequestBuilder
     private let settings: Settings
     private let onResult: @Sendable (JoryioTransportError?) -> Void
+    private let authorization: RequestAuthorization
     private let state = Locked(State())
 
     /// Tolerance when comparing a timer's due time with the clock (floating-point sums).
@@ -108,8 +111,10 @@ package final class AttributeChannel: Sendable {
         identifiers: any IdentifierGenerator,
         builder: AttributeRequestBuilder,
         settings: Settings,
+        authorization: RequestAuthorization = .disabled,
         onResult: @escaping @Sendable (JoryioTransportError?) -> Void
     ) {
+        self.authorization = authorization
         self.secureStore = secureStore
         self.storageKey = storageKey
         self.transport = transport
@@ -210,6 +215,18 @@ package final class AttributeChannel: Sendable {
         if resume { self.kick() }
     }
 
+    /// A token was set: writes held by a rejected token are sent again (AUTH-9).
+    package func authorizationChanged() {
+        let resume = self.state.withLock { state -> Bool in
+            defer { state.authHeld = false }
+            return state.authHeld
+        }
+        if resume { self.kick() }
+    }
+
+    /// Whether sending waits for a new SDK-auth token.
+    package var isWaitingForToken: Bool { self.state.withLock { $0.authHeld } }
+
     /// A retry trigger (foreground, `optIn()`, consent granted; ATTR-8): skips the channel's own
     /// backoff, never `Retry-After`, the window or a request in flight.
     package func retry() {
@@ -240,7 +257,9 @@ package final class AttributeChannel: Sendable {
         let now = self.clock.now()
         enum Decision { case idle, wait(Date), send }
         let decision = self.state.withLock { state -> Decision in
-            if state.stopped || state.paused || state.inFlightKey != nil || state.queue.isEmpty { return .idle }
+            if state.stopped || state.paused || state.authHeld || state.inFlightKey != nil || state.queue.isEmpty {
+                return .idle
+            }
             var earliest = state.lastSendStart.map { $0.addingTimeInterval(self.settings.window) } ?? now
             if let until = state.backoffUntil { earliest = max(earliest, until) }
             if let until = state.retryAfterUntil { earliest = max(earliest, until) }
@@ -269,15 +288,27 @@ package final class AttributeChannel: Sendable {
         guard let batch else { return }
         // The batch and its key are stored before the request leaves, so a restart repeats it.
         if froze { self.persist(queue) }
-        let request = self.builder.request(for: batch, sentAt: now)
+        // The token is read now, for the batch's own user (AUTH-5): never frozen with the batch.
+        let authenticated = self.authorization.isEnabled()
+        let token = authenticated ? self.authorization.token(batch.writes.first?.userId) : nil
+        let request = self.builder.request(for: batch, sentAt: now).authorized(token.map { "Bearer " + $0 })
         self.logger.debug("sending \(batch.writes.count) attribute writes (\(request.body?.count ?? 0) bytes)")
         self.transport.send(request) { [self] result in
-            self.scheduler.enqueue { self.handle(result, batch: batch) }
+            self.scheduler.enqueue { self.handle(result, batch: batch, authenticated: authenticated, token: token) }
         }
     }
 
-    private func handle(_ result: Result<HTTPResponse, TransportError>, batch: AttributeBatch) {
+    private func handle(
+        _ result: Result<HTTPResponse, TransportError>,
+        batch: AttributeBatch,
+        authenticated: Bool = false,
+        token: String? = nil
+    ) {
         let now = self.clock.now()
+        if authenticated, case .success(let response) = result, response.status == 401 {
+            self.handleUnauthorized(response, batch: batch, token: token)
+            return
+        }
         let outcome = AttributeOutcome.classify(result, now: now)
         // After purge() the batch is forgotten: its outcome changes no write, only the timing.
         let current = self.state.withLock { state -> Bool in
@@ -333,6 +364,29 @@ package final class AttributeChannel: Sendable {
             }
         }
         self.kick()
+    }
+
+    /// A 401 with SDK authentication on: a departed user's writes are dropped (AUTH-8); the current
+    /// user's wait for a new token (AUTH-9).
+    private func handleUnauthorized(_ response: HTTPResponse, batch: AttributeBatch, token: String?) {
+        let userId = batch.writes.first?.userId
+        let current = self.state.withLock { state -> Bool in
+            state.inFlightKey = nil
+            return state.queue.batches.first?.idempotencyKey == batch.idempotencyKey
+        }
+        self.onResult(.http(status: 401, body: nil))
+        switch self.authorization.rejected(userId, token, response.body) {
+        case .drop:
+            self.update(if: current) { $0.removeFirstBatch() }
+            self.logger.warning("dropped \(batch.writes.count) attribute writes of a user who is no longer current: the server rejected their SDK-auth token")
+            self.kick()
+        case .hold:
+            self.state.withLock { $0.authHeld = true }
+            self.logger.warning("the server rejected the SDK-auth token; \(batch.writes.count) attribute writes wait for a new token")
+            if let newest = self.authorization.token(userId), newest != token {
+                self.authorizationChanged()
+            }
+        }
     }
 
     /// Applies `change` to the queue and stores it, when the answered batch is still the first.

@@ -22,7 +22,7 @@ extension DurableWriteChannel {
         let now = self.clock.now()
         enum Decision { case idle, wait(Date), send(DurableWrite) }
         let decision = self.state.withLock { state -> Decision in
-            guard state.loaded, state.inFlight == nil else { return .idle }
+            guard state.loaded, state.inFlight == nil, !state.authHeld else { return .idle }
             guard let entry = state.entries.first(where: { state.isSendable($0.write) }) else { return .idle }
             if state.waitingForEvents == entry.write.id { return .idle }
             if let until = state.retryAfterUntil, until > now { return .wait(until) }
@@ -37,15 +37,24 @@ extension DurableWriteChannel {
             self.armRetryTimer(at: until, now: now)
         case .send(let write):
             let ids = Self.sendingIds(for: write, current: self.currentIdentity())
+            // The token is the sending user's, read now (AUTH-5, AUTH-6).
+            let authenticated = self.authorization.isEnabled()
+            let token = authenticated ? self.authorization.token(ids.userId) : nil
             let request = self.builder.request(
                 for: write,
                 userId: ids.userId,
                 anonymousId: ids.anonymousId,
                 sentAt: now
-            )
+            ).authorized(token.map { "Bearer " + $0 })
             self.logger.debug("sending \(Self.name(write.kind)) write")
             self.transport.send(request) { [self] result in
-                self.scheduler.enqueue { self.handle(result, write: write) }
+                self.scheduler.enqueue {
+                    if authenticated, case .success(let response) = result, response.status == 401 {
+                        self.handleUnauthorized(response, write: write, userId: ids.userId, token: token)
+                    } else {
+                        self.handle(result, write: write)
+                    }
+                }
             }
         }
     }
@@ -122,6 +131,38 @@ extension DurableWriteChannel {
         }
         if next == .sendNow {
             self.kick()
+        }
+    }
+
+    /// A 401 with SDK authentication on: a departed user's write is dropped (DURABLE-15); the
+    /// current user's is a counted attempt (at most 10) that waits for a new token (DURABLE-8).
+    private func handleUnauthorized(_ response: HTTPResponse, write: DurableWrite, userId: String?, token: String?) {
+        let stillQueued = self.state.withLock { state -> Bool in
+            state.inFlight = nil
+            return state.entries.contains { $0.write.id == write.id }
+        }
+        let name = Self.name(write.kind)
+        self.onResult(.http(status: 401, body: nil))
+        switch self.authorization.rejected(userId, token, response.body) {
+        case .drop:
+            self.logger.warning("\(name) write of a user who is no longer current dropped: the server rejected their SDK-auth token")
+            self.remove(write)
+            self.kick()
+        case .hold:
+            if stillQueued {
+                let failures = self.count(write, notFound: false)
+                if failures >= self.settings.maxCountedAttempts {
+                    self.logger.error("\(name) write dropped after \(failures) rejected SDK-auth tokens")
+                    self.remove(write)
+                    self.kick()
+                    return
+                }
+            }
+            self.state.withLock { $0.authHeld = true }
+            self.logger.warning("the server rejected the SDK-auth token; \(name) write waits for a new token")
+            if let newest = self.authorization.token(userId), newest != token {
+                self.authorizationChanged()
+            }
         }
     }
 

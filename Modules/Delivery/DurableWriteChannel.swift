@@ -73,6 +73,8 @@ package final class DurableWriteChannel: Sendable {
         var collectionAllowed = false
         /// A 402 answered a non-withdrawal: non-withdrawals wait for the next launch (DURABLE-10).
         var paymentHeld = false
+        /// The server rejected the current user's token: nothing is sent until a new one arrives.
+        var authHeld = false
         var waitingForEvents: String?
         var eventsWaitTimer: (any Cancellable)?
         var consecutiveFailures = 0
@@ -97,6 +99,7 @@ package final class DurableWriteChannel: Sendable {
     let currentIdentity: @Sendable () -> (userId: String?, anonymousId: String?)
     let eventsWaiting: @Sendable () -> Bool
     let onResult: @Sendable (JoryioTransportError?) -> Void
+    let authorization: RequestAuthorization
     let state = Locked(State())
 
     /// Creates a channel. Collection starts *not allowed*: only withdrawals are sent until
@@ -119,8 +122,10 @@ package final class DurableWriteChannel: Sendable {
         settings: Settings,
         currentIdentity: @escaping @Sendable () -> (userId: String?, anonymousId: String?),
         eventsWaiting: @escaping @Sendable () -> Bool,
+        authorization: RequestAuthorization = .disabled,
         onResult: @escaping @Sendable (JoryioTransportError?) -> Void
     ) {
+        self.authorization = authorization
         self.store = store
         self.transport = transport
         self.scheduler = scheduler
@@ -135,6 +140,18 @@ package final class DurableWriteChannel: Sendable {
     }
 
     // MARK: - Getters (any thread)
+
+    /// Whether sending waits for a new SDK-auth token.
+    package var isWaitingForToken: Bool { self.state.withLock { $0.authHeld } }
+
+    /// A token was set: a write held by a rejected token is sent again (AUTH-9, DURABLE-8).
+    package func authorizationChanged() {
+        let resume = self.state.withLock { state -> Bool in
+            defer { state.authHeld = false }
+            return state.authHeld
+        }
+        if resume { self.kick() }
+    }
 
     /// The number of writes waiting (the one on the wire included).
     package var pendingCount: Int { self.state.withLock { $0.entries.count } }

@@ -57,6 +57,8 @@ package final class EventUploader: Sendable {
         var retryTimerDue: Date?
         /// A `flush()` is waiting for `Retry-After` only: the retry timer sends as a flush.
         var flushWaiting = false
+        /// The server rejected the current user's token: nothing is sent until a new token arrives.
+        var authHeld = false
     }
 
     private let store: any QueueStore
@@ -68,6 +70,7 @@ package final class EventUploader: Sendable {
     private let builder: BatchRequestBuilder
     private let settings: Settings
     private let onResult: @Sendable (JoryioTransportError?) -> Void
+    private let authorization: RequestAuthorization
     private let state = Locked(State())
 
     /// Creates an uploader; `onResult` hears every request's failure, or `nil` after a success.
@@ -80,8 +83,10 @@ package final class EventUploader: Sendable {
         logger: Logger,
         builder: BatchRequestBuilder,
         settings: Settings,
+        authorization: RequestAuthorization = .disabled,
         onResult: @escaping @Sendable (JoryioTransportError?) -> Void
     ) {
+        self.authorization = authorization
         self.store = store
         self.transport = transport
         self.scheduler = scheduler
@@ -114,6 +119,20 @@ package final class EventUploader: Sendable {
     /// Whether a request is on the wire.
     package var isSending: Bool { self.state.withLock { $0.inFlight } }
 
+    /// Whether sending waits for a new SDK-auth token (the current user's was rejected).
+    package var isWaitingForToken: Bool { self.state.withLock { $0.authHeld } }
+
+    /// A token was set: a send held by a rejected token goes again (AUTH-9).
+    package func authorizationChanged() {
+        let resume = self.state.withLock { state -> Bool in
+            defer { state.authHeld = false }
+            return state.authHeld
+        }
+        if resume {
+            self.trigger(.timer)
+        }
+    }
+
     /// Called after events were stored; `queued` is the store's count afterwards.
     ///
     /// The flush-interval timer is armed even when the batch size triggers a send at once: a burst
@@ -140,7 +159,7 @@ package final class EventUploader: Sendable {
         let decision: Decision = self.state.withLock { state in
             if state.stopped { return .ignore }
             if trigger != .size { state.draining = true }
-            if state.paused { return .ignore }
+            if state.paused || state.authHeld { return .ignore }
             if state.inFlight {
                 // Keep the strongest trigger: a flush beats a timer, which beats a size trigger.
                 let rank: (Trigger?) -> Int = { $0 == .flush ? 3 : $0 == .timer ? 2 : $0 == .size ? 1 : 0 }
@@ -167,7 +186,7 @@ package final class EventUploader: Sendable {
         let halves = self.state.withLock { state -> [QueueRecord]? in
             state.splitHalves.isEmpty ? nil : state.splitHalves.removeFirst()
         }
-        let records: [QueueRecord]
+        var records: [QueueRecord]
         if let halves {
             records = halves
         } else {
@@ -185,19 +204,43 @@ package final class EventUploader: Sendable {
             self.state.withLock { $0.draining = false }
             return
         }
+        // With SDK authentication a batch never mixes two users (AUTH-7): it takes the run of
+        // events that share the oldest event's user, and the token is that user's, read now.
+        var userId: String?
+        let authenticated = self.authorization.isEnabled()
+        if authenticated {
+            userId = EventPayloadIdentity.userId(of: records[0].payload)
+            if let other = records.firstIndex(where: { EventPayloadIdentity.userId(of: $0.payload) != userId }) {
+                records = Array(records[..<other])
+            }
+        }
+        let token = authenticated ? self.authorization.token(userId) : nil
         self.state.withLock {
             $0.inFlight = true
             $0.flushWaiting = false
         }
-        let request = self.builder.request(for: records, sentAt: self.clock.now())
+        let request = self.builder.request(for: records, sentAt: self.clock.now()).authorized(token.map { "Bearer " + $0 })
         self.logger.debug("sending \(records.count) events (\(request.body?.count ?? 0) bytes)")
+        let sent = records
+        let owner = userId
         self.transport.send(request) { [self] result in
-            self.scheduler.enqueue { self.handle(result, records: records, fromSplit: halves != nil) }
+            self.scheduler.enqueue {
+                self.handle(result, records: sent, fromSplit: halves != nil, auth: authenticated ? (owner, token) : nil)
+            }
         }
     }
 
-    private func handle(_ result: Result<HTTPResponse, TransportError>, records: [QueueRecord], fromSplit: Bool) {
+    private func handle(
+        _ result: Result<HTTPResponse, TransportError>,
+        records: [QueueRecord],
+        fromSplit: Bool,
+        auth: (userId: String?, token: String?)? = nil
+    ) {
         let now = self.clock.now()
+        if let auth, case .success(let response) = result, response.status == 401 {
+            self.handleUnauthorized(response, records: records, fromSplit: fromSplit, userId: auth.userId, token: auth.token)
+            return
+        }
         let outcome = BatchOutcome.classify(result, count: records.count, now: now)
         self.state.withLock { $0.inFlight = false }
         var continueNow = false
@@ -268,6 +311,33 @@ package final class EventUploader: Sendable {
             if queued >= self.settings.batchSize || (self.settings.sendImmediately && queued > 0) {
                 self.trigger(.size)
             }
+        }
+    }
+
+    /// A 401 with SDK authentication on: a departed user's events are dropped so they never block
+    /// the next user's (AUTH-8); the current user's wait for a new token (AUTH-9).
+    private func handleUnauthorized(_ response: HTTPResponse, records: [QueueRecord], fromSplit: Bool, userId: String?, token: String?) {
+        self.state.withLock { $0.inFlight = false }
+        self.onResult(.http(status: 401, body: nil))
+        switch self.authorization.rejected(userId, token, response.body) {
+        case .drop:
+            self.logger.warning("dropped \(records.count) events of a user who is no longer current: the server rejected their SDK-auth token")
+            self.remove(records.map(\.id))
+            self.trigger(.timer)
+        case .hold:
+            self.state.withLock { state in
+                state.authHeld = true
+                if fromSplit { state.splitHalves.insert(records, at: 0) }
+            }
+            self.logger.warning("the server rejected the SDK-auth token; \(records.count)+ events wait for a new token")
+            self.authorizationChanged(ifTokenDiffersFrom: token, userId: userId)
+        }
+    }
+
+    /// A token set while the rejected request was on the wire: send again at once.
+    private func authorizationChanged(ifTokenDiffersFrom used: String?, userId: String?) {
+        if let current = self.authorization.token(userId), current != used {
+            self.authorizationChanged()
         }
     }
 
