@@ -24,6 +24,9 @@ let package = Package(
         .library(name: "Joryio", targets: ["Joryio"]),
         .executable(name: "joryio-demo", targets: ["joryio-demo"]),
         .executable(name: "joryio-bench", targets: ["joryio-bench"]),
+        .executable(name: "joryio-tools", targets: ["joryio-tools"]),
+        .plugin(name: "generate-api-reference", targets: ["GenerateAPIReference"]),
+        .plugin(name: "generate-privacy-manifest", targets: ["GeneratePrivacyManifest"]),
     ],
     targets: [
         system("CJoryioSQLite", pkgConfig: "sqlite3", apt: "libsqlite3-dev"),
@@ -44,13 +47,13 @@ let package = Package(
         module("JoryioConsent", "Consent", ["JoryioCore"]),
         module("JoryioIdentity", "Identity", ["JoryioCore"]),
         module("JoryioPlatform", "Platform", ["JoryioCore"]),
-        module(
-            "Joryio",
-            "Joryio",
-            [
+        .target(
+            name: "Joryio",
+            dependencies: [
                 "JoryioCore", "JoryioStorage", "JoryioTransport", "JoryioDelivery", "JoryioConsent", "JoryioIdentity",
                 "JoryioPlatform",
-            ]
+            ],
+            path: "Modules/Joryio"
         ),
         module("JoryioTesting", "TestSupport", ["JoryioCore"]),
 
@@ -67,6 +70,47 @@ let package = Package(
                 "CJoryioSQLite",
             ],
             path: "Tools/Benchmarks"
+        ),
+
+        // Release tooling: all logic in JoryioToolsCore, a thin CLI over it, thin command plugins over the CLI.
+        .target(name: "JoryioToolsCore", dependencies: ["JoryioCore"], path: "Tools/JoryioToolsCore"),
+        .executableTarget(
+            name: "joryio-tools",
+            // Linked for their PrivacyFacts: a module not linked here adds nothing to the manifest.
+            dependencies: ["JoryioToolsCore", "JoryioCore", "Joryio", "JoryioStorage"],
+            path: "Tools/joryio-tools"
+        ),
+        .plugin(
+            name: "GenerateAPIReference",
+            capability: .command(
+                intent: .custom(
+                    verb: "generate-api-reference",
+                    description: "Regenerate docs/API.md from the public modules' symbol graphs"
+                ),
+                permissions: [.writeToPackageDirectory(reason: "Writes docs/API.md")]
+            ),
+            path: "Plugins/GenerateAPIReference"
+        ),
+        .plugin(
+            name: "GeneratePrivacyManifest",
+            capability: .command(
+                intent: .custom(
+                    verb: "generate-privacy-manifest",
+                    description:
+                        "Regenerate PrivacyInfo.xcprivacy and docs/PrivacyInfo.json from the modules' privacy facts"
+                ),
+                permissions: [
+                    .writeToPackageDirectory(
+                        reason: "Writes Modules/Joryio/PrivacyInfo.xcprivacy and docs/PrivacyInfo.json"
+                    )
+                ]
+            ),
+            path: "Plugins/GeneratePrivacyManifest"
+        ),
+        .testTarget(
+            name: "JoryioToolsCoreTests",
+            dependencies: ["JoryioToolsCore", "JoryioCore"],
+            exclude: ["Fixtures"]
         ),
 
         .testTarget(name: "JoryioConsentTests", dependencies: ["JoryioConsent"]),
