@@ -11,7 +11,7 @@ export NO_PROXY := 127.0.0.1,localhost,::1
 export no_proxy := 127.0.0.1,localhost,::1
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test test-swift test-sandbox demo bench lint format clean
+.PHONY: deps build test test-swift test-sandbox demo bench lint format generate check-generated clean
 
 ## deps: install the system libraries the package links (sqlite3, libcurl, zlib) when missing.
 deps:
@@ -42,12 +42,39 @@ demo: deps
 bench: deps
 	$(SWIFT) run -c release joryio-bench
 
+## generate: docs/API.md, Modules/Joryio/PrivacyInfo.xcprivacy and docs/PrivacyInfo.json through the
+## two command plugins (the same commands a release pipeline runs). Commit the result.
+PLUGIN = $(SWIFT) package $(STRICT) --allow-writing-to-package-directory
+PLUTIL ?= plutil
+CHECK_DIR = .build/check-generated
+generate: deps
+	$(PLUGIN) generate-api-reference
+	$(PLUGIN) generate-privacy-manifest
+	$(PLUTIL) -lint Modules/Joryio/PrivacyInfo.xcprivacy
+
+## check-generated: regenerate into $(CHECK_DIR) and fail when a checked-in generated file differs.
+check-generated: deps
+	rm -rf $(CHECK_DIR)
+	$(PLUGIN) generate-api-reference --output $(CHECK_DIR)/API.md
+	$(PLUGIN) generate-privacy-manifest --output $(CHECK_DIR)/PrivacyInfo.xcprivacy --json $(CHECK_DIR)/PrivacyInfo.json
+	$(PLUTIL) -lint Modules/Joryio/PrivacyInfo.xcprivacy $(CHECK_DIR)/PrivacyInfo.xcprivacy
+	@stale=0; \
+	for pair in docs/API.md:API.md Modules/Joryio/PrivacyInfo.xcprivacy:PrivacyInfo.xcprivacy \
+			docs/PrivacyInfo.json:PrivacyInfo.json; do \
+		file=$${pair%%:*}; fresh=$(CHECK_DIR)/$${pair##*:}; \
+		if ! diff -u "$$file" "$$fresh"; then \
+			echo "error: $$file is out of date: run 'make generate' and commit the result" >&2; stale=1; \
+		fi; \
+	done; \
+	if [ $$stale = 0 ]; then echo "Generated files are up to date."; fi; \
+	exit $$stale
+
 ## lint / format: the toolchain's swift-format with the repository's .swift-format.
 lint:
-	$(SWIFT) format lint --strict --recursive --parallel Package.swift Modules Tools Tests
+	$(SWIFT) format lint --strict --recursive --parallel Package.swift Modules Plugins Tools Tests
 
 format:
-	$(SWIFT) format format --in-place --recursive --parallel Package.swift Modules Tools Tests
+	$(SWIFT) format format --in-place --recursive --parallel Package.swift Modules Plugins Tools Tests
 
 clean:
 	$(SWIFT) package clean
