@@ -11,7 +11,7 @@ export NO_PROXY := 127.0.0.1,localhost,::1
 export no_proxy := 127.0.0.1,localhost,::1
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test test-swift test-sandbox demo bench lint format generate check-generated clean
+.PHONY: deps build test test-swift test-sandbox demo bench lint format generate check-generated docs clean
 
 ## deps: install the system libraries the package links (sqlite3, libcurl, zlib) when missing.
 deps:
@@ -68,6 +68,28 @@ check-generated: deps
 	done; \
 	if [ $$stale = 0 ]; then echo "Generated files are up to date."; fi; \
 	exit $$stale
+
+## docs: the DocC sites of the public products' modules under .build/docs/<Module>, offline, with the
+## toolchain's docc and warnings as errors. Symbol graphs come from `swift package dump-symbol-graph`.
+## (One site per module: docc does not resolve ``links`` into another module's symbols, which is
+## why JoryioTransport.docc, full of JoryioCore links and not a product, is not built here.)
+DOCC ?= docc
+DOC_MODULES = Joryio JoryioTesting
+SYMBOL_GRAPHS = .build/docs-symbol-graphs
+docs: deps
+	$(SWIFT) package $(STRICT) dump-symbol-graph --minimum-access-level public --skip-synthesized-members \
+		--emit-extension-block-symbols
+	@set -e; graphs=$$(ls -d .build/*/symbolgraph | head -n 1); \
+	for module in $(DOC_MODULES); do \
+		folder=$$(dirname $$(ls -d Modules/*/$$module.docc)); \
+		rm -rf $(SYMBOL_GRAPHS)/$$module .build/docs/$$module; mkdir -p $(SYMBOL_GRAPHS)/$$module .build/docs; \
+		cp $$graphs/$$module.symbols.json $(SYMBOL_GRAPHS)/$$module/; \
+		cp $$graphs/$$module@*.symbols.json $(SYMBOL_GRAPHS)/$$module/ 2>/dev/null || true; \
+		echo "== docc convert $$module"; \
+		$(DOCC) convert $$folder/$$module.docc --additional-symbol-graph-dir $(SYMBOL_GRAPHS)/$$module \
+			--fallback-display-name $$module --fallback-bundle-identifier io.joryio.$$module \
+			--output-path .build/docs/$$module --warnings-as-errors; \
+	done
 
 ## lint / format: the toolchain's swift-format with the repository's .swift-format.
 lint:
