@@ -2,7 +2,7 @@ internal import Foundation
 
 /// The file access of the commands: only at paths given on the command line.
 enum Files {
-    /// The contents of a UTF-8 text file.
+    /// The contents of the file at `path`.
     static func read(_ path: String) throws(ToolError) -> Data {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ToolError(.noInput, "cannot read \(path)")
