@@ -45,6 +45,8 @@ struct GenerateAPIReference: CommandPlugin {
                 }
             }
         }
-        return try package.targets(named: names.sorted()).compactMap { $0 as? SwiftSourceModuleTarget }
+        // Re-exports of modules outside the package (`@_exported import Foundation`) are not ours to document.
+        return package.targets.compactMap { $0 as? SwiftSourceModuleTarget }.filter { names.contains($0.name) }
+            .sorted { $0.name < $1.name }
     }
 }
