@@ -79,7 +79,7 @@ SYMBOL_GRAPHS = .build/docs-symbol-graphs
 docs: deps
 	$(SWIFT) package $(STRICT) dump-symbol-graph --minimum-access-level public --skip-synthesized-members \
 		--emit-extension-block-symbols
-	@set -e; graphs=$$(ls -d .build/*/symbolgraph | head -n 1); \
+	@set -e; graphs=$$(dirname $$($(SWIFT) build $(STRICT) --show-bin-path))/symbolgraph; \
 	for module in $(DOC_MODULES); do \
 		folder=$$(dirname $$(ls -d Modules/*/$$module.docc)); \
 		rm -rf $(SYMBOL_GRAPHS)/$$module .build/docs/$$module; mkdir -p $(SYMBOL_GRAPHS)/$$module .build/docs; \

@@ -8,6 +8,7 @@ import PackagePlugin
 @main
 struct GenerateAPIReference: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
+        let runner = try JoryioToolsRunner(packageManager: self.packageManager, package: context.package)
         var extractor = ArgumentExtractor(arguments)
         let output = extractor.extractOption(named: "output").last ?? "docs/API.md"
         let spec = extractor.extractOption(named: "check-spec").last
@@ -28,7 +29,7 @@ struct GenerateAPIReference: CommandPlugin {
             toolArguments += ["--output", JoryioToolsRunner.absolute(output, in: context.package)]
         }
         if let spec { toolArguments += ["--check-spec", JoryioToolsRunner.absolute(spec, in: context.package)] }
-        try JoryioToolsRunner(packageManager: self.packageManager).run(toolArguments + graphDirectories)
+        try runner.run(toolArguments + graphDirectories)
     }
 
     /// The library products' Swift targets plus the package targets they re-export, by name.

@@ -8,6 +8,7 @@ import PackagePlugin
 @main
 struct GeneratePrivacyManifest: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
+        let runner = try JoryioToolsRunner(packageManager: self.packageManager, package: context.package)
         var extractor = ArgumentExtractor(arguments)
         let output = extractor.extractOption(named: "output").last ?? "Modules/Joryio/PrivacyInfo.xcprivacy"
         let json = extractor.extractOption(named: "json").last ?? "docs/PrivacyInfo.json"
@@ -22,6 +23,6 @@ struct GeneratePrivacyManifest: CommandPlugin {
         ]
         for module in modules { toolArguments += ["--module", module] }
 
-        try JoryioToolsRunner(packageManager: self.packageManager).run(toolArguments)
+        try runner.run(toolArguments)
     }
 }

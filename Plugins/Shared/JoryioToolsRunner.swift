@@ -9,6 +9,15 @@ import PackagePlugin
 struct JoryioToolsRunner {
     let packageManager: PackageManager
 
+    /// A runner for `package`, which must be the SDK itself: the plugins document and describe the
+    /// SDK's own modules, so running them from a package that depends on the SDK is a mistake.
+    init(packageManager: PackageManager, package: Package) throws {
+        guard package.targets.contains(where: { $0.name == "JoryioToolsCore" }) else {
+            throw PluginError("run this plugin in the joryio-swift-sdk package, not in '\(package.displayName)'")
+        }
+        self.packageManager = packageManager
+    }
+
     /// `path` as an absolute path: as given when absolute, otherwise inside the package.
     static func absolute(_ path: String, in package: Package) -> String {
         path.hasPrefix("/") ? path : package.directoryURL.appending(path: path).path
