@@ -11,7 +11,7 @@ export NO_PROXY := 127.0.0.1,localhost,::1
 export no_proxy := 127.0.0.1,localhost,::1
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test test-swift test-sandbox demo bench lint format clean
+.PHONY: deps build test test-swift test-sandbox demo bench lint format generate check-generated docs clean
 
 ## deps: install the system libraries the package links (sqlite3, libcurl, zlib) when missing.
 deps:
@@ -42,12 +42,61 @@ demo: deps
 bench: deps
 	$(SWIFT) run -c release joryio-bench
 
+## generate: docs/API.md, Modules/Joryio/PrivacyInfo.xcprivacy and docs/PrivacyInfo.json through the
+## two command plugins (the same commands a release pipeline runs). Commit the result.
+PLUGIN = $(SWIFT) package $(STRICT) --allow-writing-to-package-directory
+PLUTIL ?= plutil
+CHECK_DIR = .build/check-generated
+generate: deps
+	$(PLUGIN) generate-api-reference
+	$(PLUGIN) generate-privacy-manifest
+	$(PLUTIL) -lint Modules/Joryio/PrivacyInfo.xcprivacy
+
+## check-generated: regenerate into $(CHECK_DIR) and fail when a checked-in generated file differs.
+check-generated: deps
+	rm -rf $(CHECK_DIR)
+	$(PLUGIN) generate-api-reference --output $(CHECK_DIR)/API.md
+	$(PLUGIN) generate-privacy-manifest --output $(CHECK_DIR)/PrivacyInfo.xcprivacy --json $(CHECK_DIR)/PrivacyInfo.json
+	$(PLUTIL) -lint Modules/Joryio/PrivacyInfo.xcprivacy $(CHECK_DIR)/PrivacyInfo.xcprivacy
+	@stale=0; \
+	for pair in docs/API.md:API.md Modules/Joryio/PrivacyInfo.xcprivacy:PrivacyInfo.xcprivacy \
+			docs/PrivacyInfo.json:PrivacyInfo.json; do \
+		file=$${pair%%:*}; fresh=$(CHECK_DIR)/$${pair##*:}; \
+		if ! diff -u "$$file" "$$fresh"; then \
+			echo "error: $$file is out of date: run 'make generate' and commit the result" >&2; stale=1; \
+		fi; \
+	done; \
+	if [ $$stale = 0 ]; then echo "Generated files are up to date."; fi; \
+	exit $$stale
+
+## docs: the DocC sites of the public products' modules under .build/docs/<Module>, offline, with the
+## toolchain's docc and warnings as errors. Symbol graphs come from `swift package dump-symbol-graph`.
+## (One site per module: docc does not resolve ``links`` into another module's symbols, which is
+## why JoryioTransport.docc, full of JoryioCore links and not a product, is not built here.)
+DOCC ?= docc
+DOC_MODULES = Joryio JoryioTesting
+SYMBOL_GRAPHS = .build/docs-symbol-graphs
+docs: deps
+	$(SWIFT) package $(STRICT) dump-symbol-graph --minimum-access-level public --skip-synthesized-members \
+		--emit-extension-block-symbols
+	@set -e; graphs=$$(dirname $$($(SWIFT) build $(STRICT) --show-bin-path))/symbolgraph; \
+	for module in $(DOC_MODULES); do \
+		folder=$$(dirname $$(ls -d Modules/*/$$module.docc)); \
+		rm -rf $(SYMBOL_GRAPHS)/$$module .build/docs/$$module; mkdir -p $(SYMBOL_GRAPHS)/$$module .build/docs; \
+		cp $$graphs/$$module.symbols.json $(SYMBOL_GRAPHS)/$$module/; \
+		cp $$graphs/$$module@*.symbols.json $(SYMBOL_GRAPHS)/$$module/ 2>/dev/null || true; \
+		echo "== docc convert $$module"; \
+		$(DOCC) convert $$folder/$$module.docc --additional-symbol-graph-dir $(SYMBOL_GRAPHS)/$$module \
+			--fallback-display-name $$module --fallback-bundle-identifier io.joryio.$$module \
+			--output-path .build/docs/$$module --warnings-as-errors; \
+	done
+
 ## lint / format: the toolchain's swift-format with the repository's .swift-format.
 lint:
-	$(SWIFT) format lint --strict --recursive --parallel Package.swift Modules Tools Tests
+	$(SWIFT) format lint --strict --recursive --parallel Package.swift Modules Plugins Tools Tests
 
 format:
-	$(SWIFT) format format --in-place --recursive --parallel Package.swift Modules Tools Tests
+	$(SWIFT) format format --in-place --recursive --parallel Package.swift Modules Plugins Tools Tests
 
 clean:
 	$(SWIFT) package clean

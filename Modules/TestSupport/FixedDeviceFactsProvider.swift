@@ -1,6 +1,6 @@
 public import JoryioCore
 
-/// A ``DeviceFactsProvider`` that always returns the same facts.
+/// A `DeviceFactsProvider` that always returns the same facts.
 public struct FixedDeviceFactsProvider: DeviceFactsProvider {
     /// The facts every ``current()`` call returns.
     public let facts: DeviceFacts

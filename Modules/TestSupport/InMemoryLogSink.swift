@@ -1,6 +1,6 @@
 public import JoryioCore
 
-/// A ``LogSink`` that keeps every record in memory, for assertions in tests.
+/// A `LogSink` that keeps every record in memory, for assertions in tests.
 public final class InMemoryLogSink: LogSink {
     private let storage = Locked<[LogRecord]>([])
 

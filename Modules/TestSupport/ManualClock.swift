@@ -1,7 +1,7 @@
 public import Foundation
 public import JoryioCore
 
-/// A ``Clock`` that moves only when told to.
+/// A `Clock` that moves only when told to.
 public final class ManualClock: Clock {
     private let current: Locked<Date>
 

@@ -1,7 +1,7 @@
 public import Foundation
 public import JoryioCore
 
-/// A ``Scheduler`` and ``Clock`` on virtual time: nothing runs until the test says so.
+/// A `Scheduler` and `Clock` on virtual time: nothing runs until the test says so.
 ///
 /// Immediate work and timers share one ordered list (by due time, then submission order). Work
 /// runs only inside ``runUntilIdle()`` and ``advance(by:)``, on the calling thread, so a test sees

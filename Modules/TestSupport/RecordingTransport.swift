@@ -1,7 +1,7 @@
 internal import Foundation
 public import JoryioCore
 
-/// A ``Transport`` that records every request and answers each with the same configurable outcome.
+/// A `Transport` that records every request and answers each with the same configurable outcome.
 ///
 /// By default it answers `200` with `{"success":true}`. Change ``outcome`` at any time to simulate an
 /// outage. Completions run synchronously inside ``send(_:completion:)`` unless a `deliver` hook is given.

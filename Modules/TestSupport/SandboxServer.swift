@@ -43,7 +43,7 @@ public final class SandboxServer: Sendable {
     /// Starts a sandbox and waits until it accepts connections.
     ///
     /// - Parameters:
-    ///   - scriptPath: The `sandbox.py` to run; `nil` uses ``locateScript()``.
+    ///   - scriptPath: The `sandbox.py` to run; `nil` uses ``locateScript(filePath:)``.
     ///   - startupTimeout: How long to wait for the sandbox to print its URL.
     /// - Throws: ``SandboxError`` when the script is missing, cannot start, or does not report a URL in time.
     public init(scriptPath: String? = nil, startupTimeout: TimeInterval = 30) throws(SandboxError) {

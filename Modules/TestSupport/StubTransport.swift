@@ -1,7 +1,7 @@
 internal import Foundation
 public import JoryioCore
 
-/// A ``Transport`` that answers with scripted outcomes, in order, and records every request.
+/// A `Transport` that answers with scripted outcomes, in order, and records every request.
 ///
 /// When the script runs out, the request fails with
 /// `TransportError(.other, "StubTransport: no scripted response")` and the failure is added to

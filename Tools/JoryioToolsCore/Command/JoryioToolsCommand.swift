@@ -1,0 +1,190 @@
+internal import Foundation
+package import JoryioCore
+
+/// What a run of `joryio-tools` printed and its exit status; `main.swift` only forwards these.
+package struct CommandOutput: Sendable, Equatable {
+    /// The process exit status: 0, or a ``ToolError/ExitCode`` value.
+    package var exitCode: Int32
+    /// Text for standard output.
+    package var standardOutput: String
+    /// Text for standard error.
+    package var standardError: String
+}
+
+/// The `joryio-tools` commands: argument handling, reading inputs and writing outputs.
+package enum JoryioToolsCommand {
+    /// The top-level help text.
+    package static let usage = """
+        OVERVIEW: Release tooling for the Joryio Swift SDK.
+
+        USAGE: joryio-tools <command> [options]
+
+        COMMANDS:
+          api-reference      Write docs/API.md from public symbol graphs; optionally check SPEC §2.2.
+          privacy-manifest   Write PrivacyInfo.xcprivacy (and its JSON) from the modules' PrivacyFacts.
+          help               Show this help, or a command's help: joryio-tools help <command>.
+
+        Exit codes: 0 success, 64 usage error, 65 invalid input, 66 missing input, 73 cannot write.
+
+        """
+
+    /// `api-reference` help.
+    package static let apiReferenceUsage = """
+        USAGE: joryio-tools api-reference [--output FILE] [--check-spec SPEC.md] GRAPHS...
+
+        Reads symbol graphs (files, or directories searched for *.symbols.json) extracted at
+        -minimum-access-level public and writes one Markdown table per public type.
+
+        OPTIONS:
+          --output FILE        Where to write the Markdown (for example docs/API.md).
+          --check-spec FILE    Print which selectors of the spec's #### 2.2.x tables exist on Joryio.
+          --help               Show this help.
+
+        At least one of --output and --check-spec is required.
+
+        """
+
+    /// `privacy-manifest` help.
+    package static let privacyManifestUsage = """
+        USAGE: joryio-tools privacy-manifest --output FILE [--json FILE] [--module NAME]... [--facts FILE]...
+
+        Merges the privacy facts the linked modules declare in Swift, validates them against Apple's
+        vocabulary and writes the manifest as an XML property list (and optionally as JSON).
+
+        OPTIONS:
+          --output FILE    Where to write PrivacyInfo.xcprivacy.
+          --json FILE      Also write the same content as JSON.
+          --module NAME    Only this module's facts (repeatable; default: every linked module).
+          --facts FILE     Use facts from a JSON file ([PrivacyFacts]) instead of the linked modules (repeatable).
+          --help           Show this help.
+
+        """
+
+    /// Runs one command line (without the program name) against the facts of the linked modules.
+    package static func run(_ arguments: [String], linkedFacts: [PrivacyFacts]) -> CommandOutput {
+        guard let command = arguments.first else {
+            return CommandOutput(exitCode: ToolError.ExitCode.usage.rawValue, standardOutput: "", standardError: usage)
+        }
+        let rest = Array(arguments.dropFirst())
+        do throws(ToolError) {
+            switch command {
+            case "help", "--help", "-h":
+                let topic = rest.first.flatMap(Self.help(for:)) ?? usage
+                return CommandOutput(exitCode: 0, standardOutput: topic, standardError: "")
+            case "api-reference":
+                return try self.apiReference(rest)
+            case "privacy-manifest":
+                return try self.privacyManifest(rest, linkedFacts: linkedFacts)
+            default:
+                throw ToolError(.usage, "unknown command '\(command)'")
+            }
+        } catch {
+            let help = error.exitCode == .usage ? "\n" + (Self.help(for: command) ?? usage) : ""
+            return CommandOutput(
+                exitCode: error.exitCode.rawValue,
+                standardOutput: "",
+                standardError: "error: \(error.message)\n" + help
+            )
+        }
+    }
+
+    private static func help(for command: String) -> String? {
+        switch command {
+        case "api-reference": apiReferenceUsage
+        case "privacy-manifest": privacyManifestUsage
+        default: nil
+        }
+    }
+
+    private static func apiReference(_ arguments: [String]) throws(ToolError) -> CommandOutput {
+        let parsed = try Arguments(arguments, valued: ["output", "check-spec"], flags: ["help"])
+        if parsed.flags.contains("help") {
+            return CommandOutput(exitCode: 0, standardOutput: apiReferenceUsage, standardError: "")
+        }
+        let output = try parsed.single("output")
+        let spec = try parsed.single("check-spec")
+        guard output != nil || spec != nil else {
+            throw ToolError(.usage, "api-reference needs --output FILE, --check-spec FILE or both")
+        }
+        guard !parsed.positional.isEmpty else {
+            throw ToolError(.usage, "api-reference needs at least one symbol graph file or directory")
+        }
+        var files: [String] = []
+        for path in parsed.positional {
+            files += try Files.symbolGraphs(at: path)
+        }
+        guard !files.isEmpty else {
+            throw ToolError(.noInput, "no *.symbols.json under \(parsed.positional.joined(separator: ", "))")
+        }
+        var graphs: [SymbolGraph] = []
+        for file in files {
+            graphs.append(try SymbolGraph(json: try Files.read(file), origin: file))
+        }
+        let reference = APIReference(graphs: graphs)
+        var report = ""
+        if let output {
+            try Files.write(reference.renderMarkdown(), to: output)
+            report += "wrote \(output) (\(reference.modules.count) modules, \(files.count) symbol graphs)\n"
+        }
+        var standardOutput = ""
+        if let spec {
+            let text = String(decoding: try Files.read(spec), as: UTF8.self)
+            let coverage = SpecCoverage(spec: text, reference: reference)
+            guard !coverage.entries.isEmpty else {
+                throw ToolError(.invalidInput, "\(spec): no backticked selectors under #### 2.2.x headings")
+            }
+            standardOutput = coverage.renderReport()
+        }
+        return CommandOutput(exitCode: 0, standardOutput: standardOutput, standardError: report)
+    }
+
+    private static func privacyManifest(
+        _ arguments: [String],
+        linkedFacts: [PrivacyFacts]
+    ) throws(ToolError) -> CommandOutput {
+        let parsed = try Arguments(arguments, valued: ["output", "json", "module", "facts"], flags: ["help"])
+        if parsed.flags.contains("help") {
+            return CommandOutput(exitCode: 0, standardOutput: privacyManifestUsage, standardError: "")
+        }
+        guard parsed.positional.isEmpty else {
+            throw ToolError(.usage, "unexpected argument '\(parsed.positional[0])'")
+        }
+        guard let output = try parsed.single("output") else {
+            throw ToolError(.usage, "privacy-manifest needs --output FILE")
+        }
+        let json = try parsed.single("json")
+        var facts: [PrivacyFacts] = []
+        if let factFiles = parsed.options["facts"] {
+            for file in factFiles {
+                do {
+                    facts += try JSONDecoder().decode([PrivacyFacts].self, from: try Files.read(file))
+                } catch let error as ToolError {
+                    throw error
+                } catch {
+                    throw ToolError(.invalidInput, "\(file): not a JSON array of privacy facts: \(error)")
+                }
+            }
+        } else {
+            facts = linkedFacts
+        }
+        if let modules = parsed.options["module"] {
+            let known = Set(facts.map(\.module))
+            for module in modules where !known.contains(module) {
+                throw ToolError(
+                    .usage,
+                    "no privacy facts for module '\(module)' (known: \(known.sorted().joined(separator: ", ")))"
+                )
+            }
+            facts = facts.filter { modules.contains($0.module) }
+        }
+        let manifest = try PrivacyManifest(merging: facts)
+        try Files.write(manifest.renderPropertyList(), to: output)
+        var report = "wrote \(output)"
+        if let json {
+            try Files.write(try manifest.renderJSON(), to: json)
+            report += " and \(json)"
+        }
+        report += " from \(facts.map(\.module).sorted().joined(separator: ", "))\n"
+        return CommandOutput(exitCode: 0, standardOutput: "", standardError: report)
+    }
+}

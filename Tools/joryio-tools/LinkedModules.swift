@@ -1,0 +1,13 @@
+internal import Joryio
+internal import JoryioCore
+internal import JoryioStorage
+
+/// The privacy facts of every module this executable links, in dependency order.
+///
+/// Add a module here when it declares `PrivacyFacts` (for example `.joryioEcommerce` with
+/// `NSPrivacyCollectedDataTypePurchaseHistory` once that module exists); a module missing from this
+/// list is missing from the manifest.
+let linkedPrivacyFacts: [PrivacyFacts] = [
+    .joryioStorage,
+    .joryio,
+]
