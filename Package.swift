@@ -44,6 +44,7 @@ let package = Package(
         module("JoryioConsent", "Consent", ["JoryioCore"]),
         module("JoryioIdentity", "Identity", ["JoryioCore"]),
         module("JoryioPlatform", "Platform", ["JoryioCore"]),
+        module("JoryioAuth", "Auth", ["JoryioCore"]),
         module(
             "Joryio",
             "Joryio",
@@ -71,6 +72,7 @@ let package = Package(
 
         .testTarget(name: "JoryioConsentTests", dependencies: ["JoryioConsent"]),
         .testTarget(name: "JoryioIdentityTests", dependencies: ["JoryioIdentity"]),
+        .testTarget(name: "JoryioAuthTests", dependencies: ["JoryioAuth"]),
         .testTarget(name: "JoryioPlatformTests", dependencies: ["JoryioPlatform", "JoryioCore", "JoryioTesting"]),
         .testTarget(name: "JoryioDeliveryTests", dependencies: ["JoryioDelivery", "JoryioCore", "JoryioStorage", "JoryioTesting"]),
         .testTarget(
