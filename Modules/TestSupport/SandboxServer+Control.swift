@@ -35,6 +35,9 @@ extension SandboxServer {
         public var status: Int?
         /// The fault applied, such as `delay+status`, or `nil`.
         public var fault: String?
+        /// The `sub` claimed by the request's `Authorization: Bearer` token (its payload read without
+        /// checking the signature or expiry, as the SDK reads it), or `nil` when it carried none.
+        public var authSub: String?
 
         /// The value of header `name` (case-insensitive).
         public func header(_ name: String) -> String? {
@@ -138,8 +141,45 @@ extension SandboxServer {
         _ = try self.control("DELETE", "faults")
     }
 
+    /// Sets the sandbox's SDK authentication (protocol v3): whether it is `enabled`, the HS256 `secret`
+    /// tokens are signed with, `strictIdentity` (anonymous requests need a valid token too), and `now`, a
+    /// fixed clock for `exp` checks and ``mintToken(sub:expiresIn:secret:)`` (`nil`: real time).
+    ///
+    /// ``reset()`` turns authentication off again.
+    public func configureAuth(
+        enabled: Bool = true,
+        secret: String = "sandbox-secret",
+        strictIdentity: Bool = false,
+        now: Date? = nil
+    ) throws(SandboxError) {
+        let spec: [String: Any] = [
+            "enabled": enabled,
+            "secret": secret,
+            "strictIdentity": strictIdentity,
+            "now": now.map { Self.seconds($0) } ?? NSNull(),
+        ]
+        _ = try self.control("POST", "auth", json: spec)
+    }
+
+    /// An HS256 token for user `sub` that expires `expiresIn` seconds after the sandbox's auth clock
+    /// (negative: already expired), signed with the configured secret, or with `secret` (then the sandbox
+    /// answers it `401 invalid`).
+    public func mintToken(sub: String, expiresIn: TimeInterval = 3600, secret: String? = nil) throws(SandboxError)
+        -> String
+    {
+        var spec: [String: Any] = ["sub": sub, "expiresIn": expiresIn]
+        spec["secret"] = secret
+        return try self.mintToken(spec)
+    }
+
+    /// An HS256 token for user `sub` with the absolute expiry `exp`, signed with the configured secret.
+    public func mintToken(sub: String, exp: Date) throws(SandboxError) -> String {
+        try self.mintToken(["sub": sub, "exp": Self.seconds(exp)])
+    }
+
     /// Forgets recorded requests, events, seen message ids, faults, profiles, remembered Idempotency-Key
-    /// answers, applied operation and write ids, and unregistered push tokens.
+    /// answers, applied operation and write ids, and unregistered push tokens; turns SDK authentication off
+    /// and clears its settings.
     public func reset() throws(SandboxError) {
         _ = try self.control("POST", "reset")
     }
@@ -166,6 +206,21 @@ extension SandboxServer {
         }
     }
     // MARK: - Plumbing
+
+    /// `POST /_sandbox/auth/token`.
+    private func mintToken(_ spec: [String: Any]) throws(SandboxError) -> String {
+        guard let token = (try self.control("POST", "auth/token", json: spec) as? [String: Any])?["token"] as? String
+        else {
+            throw SandboxError("unexpected /_sandbox/auth/token response")
+        }
+        return token
+    }
+
+    /// Seconds since 1970, as an integer when whole (JWT `exp` values usually are).
+    private static func seconds(_ date: Date) -> Any {
+        let seconds = date.timeIntervalSince1970
+        return seconds.rounded(.towardZero) == seconds && abs(seconds) < 1e15 ? Int(seconds) : seconds
+    }
 
     /// `GET /_sandbox/profile?…`: the profile, or `nil` on 404.
     private func profile(_ identity: URLQueryItem) throws(SandboxError) -> [String: Any]? {
@@ -299,7 +354,8 @@ extension SandboxServer {
             bodyJSON: bodyJSON,
             bodyText: entry["bodyText"] as? String,
             status: entry["status"] as? Int,
-            fault: entry["fault"] as? String
+            fault: entry["fault"] as? String,
+            authSub: entry["authSub"] as? String
         )
     }
 }

@@ -64,6 +64,48 @@ struct SandboxServerTests {
         #expect(try sandbox.profiles().isEmpty)
     }
 
+    @Test("SDK authentication: settings, minted tokens, 401 reasons, authSub and reset")
+    func authAPI() async throws {
+        let sandbox = try SandboxServer()
+        defer { sandbox.stop() }
+        let transport = URLSessionTransport()
+        defer { transport.close() }
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        try sandbox.configureAuth(now: now)
+
+        /// A one-event batch for user `u1`, sent with `token` (if any); the answer's status and `reason`.
+        func send(_ token: String?) async throws -> (status: Int, reason: String?) {
+            let body = Data(
+                """
+                {"sentAt":"2026-11-30T19:21:59.123Z","batch":[{"messageId":"\(UUID().uuidString)",\
+                "type":"track","event":"Login","timestamp":"2026-11-30T19:21:59.123Z","userId":"u1"}]}
+                """.utf8
+            )
+            let headers = token.map { [(name: "Authorization", value: "Bearer \($0)")] } ?? []
+            let response = try await exchange(transport, Wire.events(sandbox, body: body, extraHeaders: headers)).get()
+            return (response.status, try Wire.json(response)["reason"] as? String)
+        }
+
+        let token = try sandbox.mintToken(sub: "u1")
+        #expect(try await send(token) == (200, nil))
+        #expect(try await send(nil) == (401, "missing"))
+        #expect(try await send(try sandbox.mintToken(sub: "u2")) == (401, "sub_mismatch"))
+        #expect(try await send(try sandbox.mintToken(sub: "u1", expiresIn: 60, secret: "other")) == (401, "invalid"))
+        #expect(try await send(try sandbox.mintToken(sub: "u1", exp: now)) == (401, "expired"))
+        #expect(try await send(try sandbox.mintToken(sub: "u1", expiresIn: 1)) == (200, nil))
+        try sandbox.configureAuth(now: now.addingTimeInterval(3600))
+        #expect(try await send(token) == (401, "expired"))
+
+        let recorded = try sandbox.requests()
+        #expect(recorded.map(\.authSub) == ["u1", nil, "u2", "u1", "u1", "u1", "u1"])
+        #expect(recorded.map(\.status) == [200, 401, 401, 401, 401, 200, 401])
+        #expect(try sandbox.events().count == 2)
+
+        try sandbox.reset()
+        #expect(try await send(nil) == (200, nil))
+        #expect(throws: SandboxError.self) { _ = try sandbox.mintToken(sub: "u1") }
+    }
+
     @Test("a bad fault is reported as a thrown error, not a crash")
     func invalidFault() throws {
         let sandbox = try SandboxServer()

@@ -6,7 +6,7 @@ to script faults and inspect what the SDK sent.
 
 from __future__ import annotations
 
-from . import dashboard
+from . import auth, dashboard
 from .routing import CONTROL_PREFIX, Request, Response, Router
 from .wire import WireError, canonical_size
 
@@ -60,6 +60,21 @@ def clear_faults(request: Request) -> Response:
     return Response(200, OK)
 
 
+def get_auth(request: Request) -> Response:
+    return Response(200, request.app.state.auth().to_json())
+
+
+def set_auth(request: Request) -> Response:
+    """Change the SDK-authentication settings (every field optional)."""
+    return Response(200, request.app.state.update_auth(request.body).to_json())
+
+
+def mint_token(request: Request) -> Response:
+    """A token signed with the configured secret (or the body's `secret`),
+    its `exp` absolute or relative to the auth clock."""
+    return Response(200, {"token": auth.mint(request.app.state.auth(), request.body)})
+
+
 def measure(request: Request) -> Response:
     return Response(200, {"bytes": canonical_size(request.body)})
 
@@ -94,6 +109,9 @@ def register(router: Router) -> None:
     router.control("POST", f"{c}/faults", add_fault, json_body=True)
     router.control("GET", f"{c}/faults", list_faults)
     router.control("DELETE", f"{c}/faults", clear_faults)
+    router.control("GET", f"{c}/auth", get_auth)
+    router.control("POST", f"{c}/auth", set_auth, json_body=True)
+    router.control("POST", f"{c}/auth/token", mint_token, json_body=True)
     router.control("POST", f"{c}/measure", measure, json_body=True)
     router.control("POST", f"{c}/reset", reset)
     router.control("POST", f"{c}/shutdown", shutdown)

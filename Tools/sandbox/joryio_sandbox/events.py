@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .auth import batch_users
 from .routing import Request, Response, Router
 from .validation import batch_events, event_problem
 from .wire import WireError
@@ -48,4 +49,4 @@ def post_events(request: Request) -> Response:
 
 
 def register(router: Router) -> None:
-    router.sdk("POST", "/v1/events", post_events)
+    router.sdk("POST", "/v1/events", post_events, users=batch_users)

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
+from .auth import UsersOf, body_users
+
 if TYPE_CHECKING:  # pragma: no cover
     from .faults import FaultRule
     from .server import Sandbox
@@ -58,6 +60,7 @@ Handler = Callable[[Request], Response]
 class Route:
     handler: Handler
     json_body: bool                 # the route needs a JSON request body
+    users: Optional[UsersOf] = None  # SDK routes: the users a body names (SDK authentication)
 
 
 class Router:
@@ -71,11 +74,14 @@ class Router:
             raise ValueError(f"duplicate route {method} {path}")
         self._routes[key] = route
 
-    def sdk(self, method: str, path: str, handler: Handler, *, json_body: bool = True) -> None:
-        """An SDK endpoint; `path` is relative to the API prefix."""
+    def sdk(self, method: str, path: str, handler: Handler, *, json_body: bool = True,
+            users: UsersOf = body_users) -> None:
+        """An SDK endpoint; `path` is relative to the API prefix. `users`
+        tells SDK authentication whose request a body is (default: the
+        body's `userId`)."""
         if is_control_path(self.prefix + path):
             raise ValueError(f"SDK route {path} collides with the control API")
-        self._add(method, self.prefix + path, Route(handler, json_body))
+        self._add(method, self.prefix + path, Route(handler, json_body, users))
 
     def control(self, method: str, path: str, handler: Handler, *, json_body: bool = False) -> None:
         """A sandbox route (control API or dashboard); `path` is absolute."""

@@ -6,7 +6,8 @@ Pipeline for every request (docs/protocol.md describes the observable part):
   -> SDK paths only: record in the request log, apply a scripted fault
      (delay, then drop or canned status; indices are left to the handler)
   -> route (404 / 405) -> SDK paths: SDK key (403), Content-Type (400)
-  -> body problems (400 / 413) -> handler -> respond (status noted in the log),
+  -> body problems (400 / 413) -> SDK paths: SDK authentication (401, auth.py)
+  -> handler -> respond (status noted in the log),
      or close the connection without answering (fault dropAfterProcessing)
 
 Control paths (/_sandbox/*, /) skip the SDK-only steps.
@@ -29,7 +30,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Optional, Sequence
 from urllib.parse import parse_qs, urlsplit
 
-from . import attributes, control, events, writes
+from . import attributes, auth, control, events, writes
 from .faults import FaultRule
 from .payload import BodyError, decode_payload, read_body
 from .routing import Request, Response, Router, is_control_path
@@ -52,6 +53,7 @@ class Config:
     sdk_key: Optional[str] = None   # when set, the only key accepted
     prefix: str = "/api"
     quiet: bool = False
+    jwt_secret: Optional[str] = None  # when set, SDK authentication starts enabled
 
 
 class Sandbox:
@@ -64,6 +66,8 @@ class Sandbox:
         self.router = Router(config.prefix)
         for module in ROUTE_MODULES:
             module.register(self.router)
+        if config.jwt_secret is not None:
+            self.state.update_auth({"enabled": True, "secret": config.jwt_secret})
         self.server: Optional["SandboxServer"] = None
 
     def log(self, line: str) -> None:
@@ -127,6 +131,7 @@ class RequestHandler(BaseHTTPRequestHandler):
                 "method": self.command, "path": url.path, "query": url.query, "headers": headers,
                 **payload.log_fields(),
                 "status": None, "fault": None, "receivedAt": now_timestamp(),
+                "authSub": auth.claimed_sub(headers),
             })
         if framing_error is not None:
             self._respond(framing_error, entry, app)
@@ -176,7 +181,8 @@ class RequestHandler(BaseHTTPRequestHandler):
     def _handle(self, request: Request, body_error: Optional[WireError],
                 sdk: bool) -> "Response | WireError":
         """Route the request and run the checks its route needs, in protocol
-        order: SDK key, Content-Type, body (encoding, size, JSON)."""
+        order: SDK key, Content-Type, body (encoding, size, JSON), SDK
+        authentication (before the handler, so a 401 applies nothing)."""
         try:
             route, allowed = request.app.router.resolve(request.method, request.path)
             if route is None:
@@ -191,6 +197,8 @@ class RequestHandler(BaseHTTPRequestHandler):
                 request.body = None
             elif body_error is not None:
                 raise body_error
+            if sdk and route.users is not None:
+                auth.check(request.app.state.auth(), request.headers, route.users(request.body))
             return route.handler(request)
         except WireError as exc:
             return exc
@@ -297,6 +305,8 @@ def _parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     parser.add_argument("--port", type=int, default=0, help="0 (default) lets the OS choose")
     parser.add_argument("--sdk-key", help="accept only this SDK key (default: any jry_sdk_* key)")
     parser.add_argument("--prefix", default="/api", help="path prefix of the SDK endpoints (default /api)")
+    parser.add_argument("--jwt-secret", metavar="SECRET",
+                        help="enable SDK authentication (HS256 JWTs signed with SECRET)")
     parser.add_argument("--exit-on-stdin-eof", action="store_true",
                         help="exit when stdin reaches end of file (parent process gone)")
     parser.add_argument("--quiet", action="store_true", help="no per-request log lines on stderr")
@@ -318,9 +328,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.sdk_key is not None and not args.sdk_key.startswith(SDK_KEY_PREFIX):
         print(f"sandbox: --sdk-key must start with {SDK_KEY_PREFIX}", file=sys.stderr)
         return 2
+    if args.jwt_secret is not None and not args.jwt_secret:
+        print("sandbox: --jwt-secret must not be empty", file=sys.stderr)
+        return 2
     try:
         config = Config(host=args.host, port=args.port, sdk_key=args.sdk_key,
-                        prefix=_normalize_prefix(args.prefix), quiet=args.quiet)
+                        prefix=_normalize_prefix(args.prefix), quiet=args.quiet,
+                        jwt_secret=args.jwt_secret)
         server = create_server(config)
     except ValueError as exc:
         print(f"sandbox: {exc}", file=sys.stderr)

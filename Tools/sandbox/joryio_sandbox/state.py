@@ -7,7 +7,9 @@ copies or JSON-ready snapshots, never live references.
 Later endpoints add their own collections here; `reset()` must clear them
 too. The profiles of protocol version 2 (with the memories that deduplicate
 attribute operations, durable writes and Idempotency-Keys) live in a
-`Profiles` object reached only through `profiles_transaction`.
+`Profiles` object reached only through `profiles_transaction`. The SDK
+authentication settings of version 3 (`AuthSettings`, immutable) are
+replaced whole, and `reset()` turns authentication off again.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import copy
 import threading
 from typing import Any, Callable, Iterable, Optional, TypeVar
 
+from .auth import AuthSettings
 from .faults import FaultRule, parse_rule, path_matches
 from .profiles import Profiles
 
@@ -35,8 +38,10 @@ class State:
         self._faults: list[FaultRule] = []
         self._next_fault_id = 1
         self._profiles = Profiles()
+        self._auth = AuthSettings()
 
     def reset(self) -> None:
+        """Forget everything; SDK authentication is off again."""
         with self._lock:
             self._clear()
 
@@ -111,6 +116,19 @@ class State:
 
     def push_unregistered(self) -> list[str]:
         return self.profiles_transaction(Profiles.push_unregistered)
+
+    # -- SDK authentication -------------------------------------------------
+
+    def auth(self) -> AuthSettings:
+        """The current auth settings (an immutable snapshot)."""
+        with self._lock:
+            return self._auth
+
+    def update_auth(self, spec: Any) -> AuthSettings:
+        """Apply a `POST /_sandbox/auth` body (raises WireError when invalid)."""
+        with self._lock:
+            self._auth = self._auth.updated(spec)
+            return self._auth
 
     # -- faults ------------------------------------------------------------
 

@@ -10,7 +10,7 @@ import unittest
 from .support import EVENTS, KEY, SandboxTestCase, compact, make_batch, make_event, make_events
 
 ENTRY_KEYS = {"seq", "method", "path", "query", "headers", "gzip", "rawBytes", "bodyBytes",
-              "body", "bodyText", "status", "fault", "receivedAt"}
+              "body", "bodyText", "status", "fault", "receivedAt", "authSub"}
 
 
 class RequestLogTests(SandboxTestCase):
@@ -29,7 +29,7 @@ class RequestLogTests(SandboxTestCase):
         self.assertEqual((entry["gzip"], entry["rawBytes"], entry["bodyBytes"]),
                          (False, len(compact(body)), len(compact(body))))
         self.assertEqual((entry["body"], entry["bodyText"]), (body, None))
-        self.assertEqual((entry["status"], entry["fault"]), (200, None))
+        self.assertEqual((entry["status"], entry["fault"], entry["authSub"]), (200, None, None))
         self.assertRegex(entry["receivedAt"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
 
     def test_every_sdk_request_is_recorded_and_control_calls_are_not(self):
