@@ -3,3 +3,4 @@
 @_exported public import JoryioCore
 @_exported public import JoryioDelivery
 @_exported public import JoryioConsent
+@_exported public import JoryioAuth

@@ -25,6 +25,10 @@ public final class Joryio: Sendable {
         /// machine, advanced on the caller's thread so a getter right after a call sees it, while
         /// the engine applies the same decisions in order with every other call.
         var privacyShadow: PrivacyStateMachine?
+        /// An SDK-auth token set before `initialize()` (AUTH-3), applied first at start.
+        var preInitAuthToken: String?
+        /// An error handler set (or cleared: `.some(nil)`) before `initialize()`.
+        var preInitAuthHandler: AuthErrorHandler??
     }
 
     /// Calls that collect or send, kept until `initialize()` (INIT-6).
@@ -84,12 +88,16 @@ public final class Joryio: Sendable {
             let buffered = state.preInit
             let dropped = state.droppedBeforeInit
             let decisions = Self.takeDecisions(&state)
+            let authToken = state.preInitAuthToken
+            let authHandler = state.preInitAuthHandler
+            state.preInitAuthToken = nil
+            state.preInitAuthHandler = nil
             state.preInit = []
             var shadow = engine.privacy.value
             _ = shadow.start(configOptOut: clamped.optOut, configConsent: clamped.trackingConsent, preInit: decisions)
             state.privacyShadow = shadow
             self.environment.scheduler.enqueue {
-                engine.start(preInit: decisions)
+                engine.start(preInit: decisions, authToken: authToken, authHandler: authHandler)
                 if dropped > 0 {
                     engine.log.warning("\(dropped) calls made before initialize() were dropped (at most \(Self.preInitCapacity) are kept)")
                 }

@@ -41,12 +41,14 @@ extension JoryioEngine {
             self.logger.debug("identify: user id kept on the device only (opted out or consent denied)")
         }
         self.sendIdentify(userId, timestamp: now)
+        self.authUserChanged(previous: previous, reason: .identified(previous: previous, current: userId))
         self.notifyIdentity(.identified(previous: previous, current: userId))
     }
 
     /// `reset()`: a new anonymous id (made on the caller's thread, IDENT-7), no user id, and a new
     /// session announced at once (IDENT-6, SESS-4). Queued events keep their ids (IDENT-9).
     package func reset(newAnonymousId: String, at now: Date) {
+        let previous = self.identity.value.userId
         self.identity.withLock {
             $0.anonymousId = newAnonymousId
             $0.userId = nil
@@ -60,6 +62,7 @@ extension JoryioEngine {
         self.persistSession()
         self.announceSessionIfAllowed()
         self.publishIdentity()
+        self.authUserChanged(previous: previous, reason: .reset)
         self.notifyIdentity(.reset)
     }
 

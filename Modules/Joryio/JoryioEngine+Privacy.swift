@@ -68,6 +68,7 @@ extension JoryioEngine {
     /// `wipeData()`: deletes the ids, the queue and the session; keeps the opt-out and a stored
     /// denial (WIPE-1, WIPE-3, WIPE-11). The next event starts a new session (WIPE-4).
     func wipe() {
+        let previous = self.identity.value.userId
         let count = self.discardQueuedEvents()
         self.attributes.purge()
         self.durable.dropCollecting()
@@ -90,6 +91,7 @@ extension JoryioEngine {
         keyValue.save(fresh.deviceId, forKey: StoreKey.deviceId, logger: self.logger)
         self.identity.withLock { $0 = fresh }
         self.sessions.withLock { $0.clear() }
+        self.authUserChanged(previous: previous, reason: .wiped)
         self.logger.info("wipeData: ids, session, \(count) queued events and unconfirmed writes deleted; withdrawals and opt-out kept")
         self.notifyIdentity(.wiped)
     }

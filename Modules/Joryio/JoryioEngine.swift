@@ -3,6 +3,7 @@ package import JoryioCore
 package import JoryioConsent
 package import JoryioDelivery
 internal import JoryioIdentity
+internal import JoryioAuth
 
 /// What getters read without waiting for the engine (ARCHITECTURE §3).
 package struct JoryioSnapshot: Sendable {
@@ -52,6 +53,10 @@ package final class JoryioEngine: Sendable {
     let privacy: Locked<PrivacyStateMachine>
     let sessions: Locked<SessionTracker>
     let identityObservers = Locked<[@Sendable (IdentityChange) -> Void]>([])
+    let auth: Locked<AuthState>
+    /// The token given for this launch (config or before `initialize()`), kept by a pre-init wipe (AUTH-6).
+    let launchTokenBox = Locked<String?>(nil)
+    var launchToken: String? { self.launchTokenBox.value }
     private let pending = Locked(Pending())
 
     /// Opens storage and wires the uploader. Call ``start()`` on the scheduler afterwards.
@@ -73,6 +78,9 @@ package final class JoryioEngine: Sendable {
         self.stores = stores
         let identity = Locked(Self.loadIdentity(config: config, stores: stores, environment: environment, logger: logger))
         self.identity = identity
+        let auth = Locked(Self.loadAuth(config: config, stores: stores, currentUser: identity.value.userId, logger: logger))
+        self.auth = auth
+        let authorization = Self.requestAuthorization(auth: auth, identity: identity)
         self.privacy = Locked(Self.loadPrivacy(from: stores.keyValue))
         self.sessions = Locked(SessionTracker(timeout: config.sessionTimeout, stored: Self.loadSession(from: stores.keyValue)))
         let builder = BatchRequestBuilder(
@@ -100,8 +108,10 @@ package final class JoryioEngine: Sendable {
             settings: DurableWriteChannel.Settings(backoff: backoff, maxRetries: config.maxRetries),
             currentIdentity: { identity.withLock { ($0.userId, $0.anonymousId) } },
             eventsWaiting: { ((try? stores.events.count()) ?? 0) > 0 },
+            authorization: authorization,
             onResult: { [snapshot] error in
                 if let error { snapshot.withLock { $0.lastTransportError = error } }
+                if error == nil { Self.authAccepted(auth: auth, identity: identity) }
             }
         )
         self.durable = durable
@@ -122,8 +132,10 @@ package final class JoryioEngine: Sendable {
                 gzip: environment.gzip
             ),
             settings: AttributeChannel.Settings(maxPending: config.maxQueueSize, backoff: backoff, maxRetries: config.maxRetries),
+            authorization: authorization,
             onResult: { [snapshot] error in
                 if let error { snapshot.withLock { $0.lastTransportError = error } }
+                if error == nil { Self.authAccepted(auth: auth, identity: identity) }
             }
         )
         self.uploader = EventUploader(
@@ -141,9 +153,13 @@ package final class JoryioEngine: Sendable {
                 maxRetries: config.maxRetries,
                 backoff: backoff
             ),
+            authorization: authorization,
             onResult: { [snapshot, stores, durable] error in
                 let count = (try? stores.events.count()) ?? 0
-                if error == nil { durable.eventsDelivered() }
+                if error == nil {
+                    durable.eventsDelivered()
+                    Self.authAccepted(auth: auth, identity: identity)
+                }
                 snapshot.withLock {
                     $0.lastTransportError = error
                     $0.queueSize = count
@@ -159,7 +175,13 @@ package final class JoryioEngine: Sendable {
     ///
     /// Pre-init privacy decisions are applied before anything else (INIT-10): a pre-init opt-out
     /// or denial purges the queue before a single event could be sent.
-    package func start(preInit: [PrivacyDecision]) {
+    package func start(preInit: [PrivacyDecision], authToken: String? = nil, authHandler: AuthErrorHandler?? = .none) {
+        // Tokens and the handler come first, so nothing from earlier launches leaves unauthenticated.
+        let launchToken = authToken ?? self.config.sdkAuthenticationToken.flatMap { $0.isEmpty ? nil : $0 }
+        self.launchTokenBox.withLock { $0 = launchToken }
+        if let token = self.config.sdkAuthenticationToken, !token.isEmpty { self.setAuthToken(token) }
+        if let authToken { self.setAuthToken(authToken) }
+        if case .some(let handler) = authHandler { self.setAuthHandler(handler) }
         let actions = self.privacy.withLock {
             $0.start(configOptOut: self.config.optOut, configConsent: self.config.trackingConsent, preInit: preInit)
         }
@@ -183,6 +205,7 @@ package final class JoryioEngine: Sendable {
         if self.queuedCount() > 0 {
             self.uploader.trigger(.timer)
         }
+        self.pruneAuthTokens()
     }
 
     // MARK: - Commands (on the scheduler)
