@@ -115,6 +115,7 @@ extension JoryioEngine {
         self.persistAuth()
         self.performAuth(self.auth.withLock { $0.coordinator.handle(.currentUserChanged(current)) })
         self.authorizationChanged()
+        self.pruneAuthTokens()
     }
 
     /// A request was accepted: the current user's token works (restarts the handler bound).
