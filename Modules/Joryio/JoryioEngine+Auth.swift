@@ -129,7 +129,7 @@ extension JoryioEngine {
 
     /// Forgets departed users' tokens once nothing of theirs is queued (AUTH-5).
     func pruneAuthTokens() {
-        guard ((try? self.stores.events.count()) ?? 1) == 0 else { return }
+        guard self.queuedCount() == 0 else { return }
         var users = Set(self.durable.pending.compactMap(\.userId))
         let queue = self.attributes.queue
         users.formUnion((queue.batches.flatMap(\.writes) + queue.waiting).compactMap(\.userId))

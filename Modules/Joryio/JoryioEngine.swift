@@ -391,7 +391,7 @@ package final class JoryioEngine: Sendable {
         return inMemory + stored
     }
 
-    private func queuedCount() -> Int {
+    func queuedCount() -> Int {
         ((try? self.stores.events.count()) ?? 0) + self.pending.withLock { $0.payloads.count }
     }
 
