@@ -1,0 +1,105 @@
+import Foundation
+import Joryio
+import JoryioCore
+import JoryioTesting
+import Testing
+
+/// An unsigned-but-well-formed JWT for `sub` (the SDK only reads the payload).
+func testJWT(sub: String, exp: Int = 4_000_000_000, tag: String = "sig") -> String {
+    func base64url(_ text: String) -> String {
+        Data(text.utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+    return base64url(#"{"alg":"HS256","typ":"JWT"}"#) + "." + base64url(#"{"sub":"\#(sub)","exp":\#(exp)}"#) + "." + tag
+}
+
+/// SDK authentication on virtual time: which token each request carries, and what a 401 does.
+@Suite struct AuthTests {
+    private func bearer(_ request: HTTPRequest) -> String? {
+        request.header("Authorization").map { String($0.dropFirst("Bearer ".count)) }
+    }
+
+    @Test func eventsTrackedJustBeforeResetKeepTheirUsersToken() {
+        let transport = RecordingTransport()
+        let sdk = TestSDK(transport: transport)
+        sdk.start(config: JoryioConfig(batchSize: 10))
+        let alice = testJWT(sub: "alice")
+        let bob = testJWT(sub: "bob")
+        sdk.joryio.setSdkAuthenticationToken(alice)
+        sdk.joryio.identify("alice")
+        // No engine turn in between: the events still wait for their group commit when reset runs.
+        sdk.joryio.track("a1")
+        sdk.joryio.track("a2")
+        sdk.joryio.reset()
+        sdk.joryio.setSdkAuthenticationToken(bob)
+        sdk.joryio.identify("bob")
+        sdk.joryio.track("b1")
+        sdk.joryio.flush()
+        sdk.scheduler.runUntilIdle()
+
+        let batches = transport.requests.filter { $0.url.path.hasSuffix("/v1/events") }
+        #expect(batches.map(\.eventNames) == [["a1", "a2"], ["b1"]], "one user per batch (AUTH-7)")
+        #expect(batches.map(self.bearer) == [alice, bob], "each batch carries its own user's token (AUTH-5)")
+        let identifies = transport.requests.filter { $0.url.path.hasSuffix("/v1/identify") }
+        #expect(identifies.map(self.bearer) == [alice, bob])
+    }
+
+    @Test func theHandlerHearsOnlyAboutTheCurrentUserAndLeftoversAreDropped() {
+        let transport = RecordingTransport(outcome: .failure(TransportError(.cannotConnect, "offline")))
+        let sdk = TestSDK(transport: transport)
+        sdk.start(config: JoryioConfig(batchSize: 10))
+        let heard = Locked<[JoryioAuthError]>([])
+        sdk.joryio.setSdkAuthenticationErrorHandler { error in heard.withLock { $0.append(error) } }
+        sdk.joryio.setSdkAuthenticationToken(testJWT(sub: "alice"))
+        sdk.joryio.identify("alice")
+        sdk.joryio.track("a1")
+        sdk.scheduler.runUntilIdle()
+        sdk.joryio.reset()
+        sdk.joryio.setSdkAuthenticationToken(testJWT(sub: "bob"))
+        sdk.joryio.identify("bob")
+        sdk.joryio.track("b1")
+        sdk.scheduler.runUntilIdle()
+        // Back online, and the server now rejects every token as expired.
+        transport.outcome = .success(.json(401, #"{"success":false,"error":"unauthorized","reason":"expired"}"#))
+        sdk.joryio.flush()
+        sdk.scheduler.runUntilIdle()
+        sdk.advance(to: 120)
+
+        #expect(heard.value == [JoryioAuthError(reason: .expired, userId: "bob")], "once, about the current user only")
+        #expect(sdk.joryio.getQueueSize() == 1, "alice's leftover dropped (AUTH-8); bob's event waits for a token")
+        let sentAfter = transport.requests.count
+        sdk.advance(to: 600)
+        #expect(transport.requests.count == sentAfter, "nothing is resent until a new token arrives: no loop")
+
+        transport.outcome = .success(RecordingTransport.defaultResponse)
+        sdk.joryio.setSdkAuthenticationToken(testJWT(sub: "bob", tag: "fresh"))
+        sdk.scheduler.runUntilIdle()
+        sdk.advance(to: 700)
+        #expect(sdk.joryio.getQueueSize() == 0)
+        let last = transport.requests.last { $0.url.path.hasSuffix("/v1/events") }
+        #expect(last?.eventNames == ["b1"] && last.map(self.bearer) == testJWT(sub: "bob", tag: "fresh"))
+    }
+
+    @Test func aTokenSetBeforeInitializeTurnsTheHeaderOnAndNoTokenMeansNoHeader() {
+        let transport = RecordingTransport()
+        let plain = TestSDK(transport: transport)
+        plain.start()
+        plain.joryio.identify("carol")
+        plain.joryio.track("no-auth")
+        plain.joryio.flush()
+        plain.scheduler.runUntilIdle()
+        #expect(transport.requests.allSatisfy { $0.header("Authorization") == nil })
+
+        let authed = RecordingTransport()
+        let sdk = TestSDK(transport: authed)
+        sdk.joryio.setSdkAuthenticationToken(testJWT(sub: "carol"))
+        sdk.start()
+        sdk.joryio.identify("carol")
+        sdk.joryio.track("with-auth")
+        sdk.joryio.flush()
+        sdk.scheduler.runUntilIdle()
+        let events = authed.requests.filter { $0.url.path.hasSuffix("/v1/events") }
+        #expect(events.map(self.bearer) == [testJWT(sub: "carol")])
+    }
+}
