@@ -38,9 +38,21 @@ extension JoryioEnvironment {
         #if os(Linux)
         let provider = LinuxDeviceFactsProvider()
         return { provider.current().sessionStartProperties() }
+        #elseif canImport(UIKit) && !os(watchOS)
+        // The UIKit provider reads main-thread-only values once, in its initializer: it is made on
+        // the main thread (at once when we are there, otherwise as soon as the main queue runs), and
+        // until then Session Start carries the device id only.
+        let provider = Locked<AppleDeviceFactsProvider?>(nil)
+        if Thread.isMainThread {
+            provider.withLock { $0 = MainActor.assumeIsolated { AppleDeviceFactsProvider() } }
+        } else {
+            DispatchQueue.main.async {
+                let made = MainActor.assumeIsolated { AppleDeviceFactsProvider() }
+                provider.withLock { $0 = made }
+            }
+        }
+        return { provider.withLock { $0 }?.current().sessionStartProperties() ?? [:] }
         #else
-        // The UIKit provider must be created on the main thread; until the Apple composition root
-        // does that, Session Start carries the device id only.
         return { [:] }
         #endif
     }
