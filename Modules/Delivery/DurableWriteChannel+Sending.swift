@@ -5,11 +5,15 @@ extension DurableWriteChannel {
     /// The ids a write is sent with (DURABLE-5): a write made while anonymous goes out with the
     /// current user id when the anonymous id it was made with is still this device's; otherwise it
     /// carries the ids it was made with.
+    ///
+    /// While an identify write still waits, the user's profile may not exist on the server yet, so
+    /// an anonymous write keeps its anonymous id: the identify will join that history to the user.
     package static func sendingIds(
         for write: DurableWrite,
-        current: (userId: String?, anonymousId: String?)
+        current: (userId: String?, anonymousId: String?),
+        identifyWaiting: Bool = false
     ) -> (userId: String?, anonymousId: String?) {
-        if write.userId == nil, let anonymousId = write.anonymousId, anonymousId == current.anonymousId,
+        if !identifyWaiting, write.userId == nil, let anonymousId = write.anonymousId, anonymousId == current.anonymousId,
             let userId = current.userId
         {
             return (userId, anonymousId)
@@ -20,7 +24,7 @@ extension DurableWriteChannel {
     /// Sends the next sendable write unless one is on the wire or the channel must wait.
     func kick() {
         let now = self.clock.now()
-        enum Decision { case idle, wait(Date), send(DurableWrite) }
+        enum Decision { case idle, wait(Date), send(DurableWrite, identifyWaiting: Bool) }
         let decision = self.state.withLock { state -> Decision in
             guard state.loaded, state.inFlight == nil, !state.authHeld else { return .idle }
             guard let entry = state.entries.first(where: { state.isSendable($0.write) }) else { return .idle }
@@ -28,15 +32,16 @@ extension DurableWriteChannel {
             if let until = state.retryAfterUntil, until > now { return .wait(until) }
             if let until = state.backoffUntil, until > now { return .wait(until) }
             state.inFlight = entry.write.id
-            return .send(entry.write)
+            let identifyWaiting = state.entries.contains { $0.write.kind == .identify && $0.write.id != entry.write.id }
+            return .send(entry.write, identifyWaiting: identifyWaiting)
         }
         switch decision {
         case .idle:
             return
         case .wait(let until):
             self.armRetryTimer(at: until, now: now)
-        case .send(let write):
-            let ids = Self.sendingIds(for: write, current: self.currentIdentity())
+        case .send(let write, let identifyWaiting):
+            let ids = Self.sendingIds(for: write, current: self.currentIdentity(), identifyWaiting: identifyWaiting)
             // The token is the sending user's, read now (AUTH-5, AUTH-6).
             let authenticated = self.authorization.isEnabled()
             let token = authenticated ? self.authorization.token(ids.userId) : nil

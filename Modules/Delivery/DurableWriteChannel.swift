@@ -226,8 +226,11 @@ package final class DurableWriteChannel: Sendable {
             guard !state.entries.contains(where: { $0.write.id == write.id }) else { return nil }
             var replaced: Entry?
             let key = write.replacementKey
+            // A sign-up never replaces a waiting withdrawal: both go, in order, so an opt-out or a
+            // denial that drops the sign-up still delivers the withdrawal (DURABLE-12, SUB-6).
             if let index = state.entries.firstIndex(where: {
                 $0.write.id != state.inFlight && $0.write.replacementKey == key
+                    && (write.isWithdrawal || !$0.write.isWithdrawal)
             }) {
                 replaced = state.entries.remove(at: index)
             }

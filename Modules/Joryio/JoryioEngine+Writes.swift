@@ -79,8 +79,10 @@ extension JoryioEngine {
 
     /// Runs the identify kept while collection was off, once it is allowed (IDENT-5, OPTOUT-8).
     func sendKeptIdentify() {
+        // Only once collection is allowed: a launch while pending keeps the marker, so a later
+        // denial cannot lose the identify and an identify of someone else meanwhile replaces it.
         guard self.stores.keyValue.string(forKey: StoreKey.identifyKept) != nil,
-            self.privacy.value.state.gate(.identify) != .keepLocally
+            self.privacy.value.state.gate(.identify) == .accept
         else { return }
         self.stores.keyValue.save(nil, forKey: StoreKey.identifyKept, logger: self.logger)
         guard let userId = self.identity.value.userId else { return }

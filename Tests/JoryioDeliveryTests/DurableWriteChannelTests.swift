@@ -61,16 +61,19 @@ import Testing
     func replacement() throws {
         let rig = DurableRig()
         rig.channel.enqueue(write("w1", self.subscribe))
-        rig.channel.enqueue(write("w2", self.unsubscribe))
+        rig.channel.enqueue(write("w2", self.subscribe))
         rig.channel.enqueue(write("w3", self.identify, user: "u1"))
-        rig.channel.enqueue(write("w4", self.subscribe))
-        #expect(rig.channel.pending.map(\.id) == ["w1", "w3", "w4"])
+        rig.channel.enqueue(write("w4", self.unsubscribe))
+        #expect(rig.channel.pending.map(\.id) == ["w1", "w3", "w4"], "w1 is on the wire; w4 replaces w2")
         #expect(try rig.storedIds() == ["w1", "w3", "w4"])
-        // Another person's change to the same channel is not a replacement.
-        rig.channel.enqueue(write("w5", self.subscribe, user: "u2"))
+        // A sign-up never replaces a waiting withdrawal: a denial may still drop the sign-up.
+        rig.channel.enqueue(write("w5", self.subscribe))
         #expect(rig.channel.pending.map(\.id) == ["w1", "w3", "w4", "w5"])
+        // Another person's change to the same channel is not a replacement.
+        rig.channel.enqueue(write("w6", self.subscribe, user: "u2"))
+        #expect(rig.channel.pending.map(\.id) == ["w1", "w3", "w4", "w5", "w6"])
         rig.drain()
-        #expect(rig.sentIds == ["w1", "w3", "w4", "w5"])
+        #expect(rig.sentIds == ["w1", "w3", "w4", "w5", "w6"])
     }
 
     @Test("a write that fails while a newer one with its key waits is not retried")
