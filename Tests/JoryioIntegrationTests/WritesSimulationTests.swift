@@ -373,7 +373,15 @@ final class WritesSimulation {
         self.sdk.crash()
         var config = self.config
         if self.consent == .pending { config.trackingConsent = .pending }  // what the consent manager holds
+        // Now and then the consent manager reports a grant at launch: it lifts a stored denial
+        // (CONSENT-17), and collection is allowed again.
+        let grantAtLaunch = self.consent == .denied && self.rng.chance(0.4)
+        if grantAtLaunch { config.trackingConsent = .granted }
         self.sdk = self.rig.launch(config, offlineTarget: self.offline ? self.refusing.url : nil)
+        if grantAtLaunch {
+            self.note("  launched with trackingConsent: .granted")
+            self.applyConsent(.granted)
+        }
         if self.sdk.joryio.getAnonymousId() != self.anonymousId || self.sdk.joryio.getUserId() != self.userId {
             self.note("  identity after launch: \(self.sdk.joryio.getIdentity()) (model: \(self.userId ?? "-"), \(self.anonymousId))")
         }
