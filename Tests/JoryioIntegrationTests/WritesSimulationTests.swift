@@ -104,14 +104,14 @@ final class WritesSimulation {
     }
 
     private enum Kind {
-        case setOne, setMany, increment, unset, alias, subscription, identify, reset
+        case setOne, setMany, increment, unset, alias, subscription, identify, reset, wipe
         case optOut, optIn, consent, restart, crash, fault, advance, foreground, network
     }
 
     private func randomStep() throws {
         let kind = self.rng.pick([
-            (10, Kind.setOne), (6, .setMany), (7, .increment), (4, .unset), (5, .alias), (7, .subscription),
-            (5, .identify), (2, .reset), (2, .optOut), (3, .optIn), (4, .consent), (2, .restart), (2, .crash),
+            (10, Kind.setOne), (6, .setMany), (7, .increment), (4, .unset), (5, .alias), (10, .subscription),
+            (5, .identify), (2, .reset), (1, .wipe), (2, .optOut), (3, .optIn), (4, .consent), (2, .restart), (2, .crash),
             (8, .fault), (5, .advance), (2, .foreground), (4, .network),
         ])
         switch kind {
@@ -165,6 +165,15 @@ final class WritesSimulation {
             self.model.purgeHeld(attributesOnly: true)
             self.userId = nil
             self.keptIdentify = false
+            self.anonymousId = self.sdk.joryio.getAnonymousId()
+            self.note("  new anonymous id \(self.anonymousId)")
+        case .wipe:
+            try self.settleSendable(before: "wipeData()")
+            self.note("step \(self.step): wipeData()")
+            self.call { $0.wipeData() }
+            self.model.purgeHeld(attributesOnly: false)  // withdrawals are kept (WIPE-6)
+            self.userId = nil
+            self.keptIdentify = false  // WIPE-7
             self.anonymousId = self.sdk.joryio.getAnonymousId()
             self.note("  new anonymous id \(self.anonymousId)")
         case .optOut:
@@ -225,7 +234,7 @@ final class WritesSimulation {
     private func subscriptionStep() throws {
         // Subscriptions need a profile (404 otherwise): only for an identified user whose profile
         // the sandbox already has, so the write resolves there whatever the timing.
-        if let userId = self.userId, self.allowed, self.rng.chance(0.6), try self.rig.sandbox.profile(userId: userId) == nil {
+        if let userId = self.userId, self.allowed, self.rng.chance(0.9), try self.rig.sandbox.profile(userId: userId) == nil {
             try self.settleSendable(before: "a subscription call")  // the identify creates the profile
         }
         guard let userId = self.userId, try self.rig.sandbox.profile(userId: userId) != nil else {
@@ -255,10 +264,10 @@ final class WritesSimulation {
     }
 
     private func identifyStep() throws {
-        // No identify while pending: a held identify plus held anonymous writes would be sent with
-        // ids decided at grant time (DURABLE-5), beyond this model.
-        guard self.consent != .pending else {
-            self.note("step \(self.step): (no identify while consent is pending)")
+        // While pending, not over held anonymous durable writes: they would go out at grant time with
+        // the user id of that moment (DURABLE-5), before the held identify creates that profile.
+        if self.consent == .pending, self.model.writes.contains(where: { $0.held && !$0.kind.isAttribute && $0.userId == nil }) {
+            self.note("step \(self.step): (no identify over held anonymous writes while consent is pending)")
             return
         }
         let user: String
@@ -276,11 +285,11 @@ final class WritesSimulation {
         self.call { $0.identify(user) }
         guard user != self.userId else { return }
         self.userId = user
-        if self.allowed {
-            self.keptIdentify = false
-            self.record(.identify)
-        } else {
+        if self.blocked {
             self.keptIdentify = true  // kept on the device only (IDENT-5)
+        } else {
+            self.keptIdentify = false
+            self.record(.identify, held: self.consent == .pending)  // held while pending (CONSENT-18)
         }
     }
 
@@ -457,7 +466,7 @@ final class WritesSimulation {
         let expected = self.model.expectedProfiles()
         for key in Set(expected.keys).union(actual.keys).sorted() {
             switch (expected[key], actual[key]) {
-            case (let want?, let got?) where want != got:
+            case (let want?, let got?) where !want.matches(got):
                 problems.append("\(key):\n    expected \(Self.describe(want))\n    sandbox  \(Self.describe(got))")
             case (let want?, nil):
                 problems.append("\(key): missing in the sandbox; expected \(Self.describe(want))")
