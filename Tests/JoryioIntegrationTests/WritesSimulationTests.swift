@@ -25,12 +25,14 @@ import Testing
 /// - 400/403/409/413/422 and 402 answers, and `rejectAttributeKeys` (drops that depend on timing);
 /// - more than 9 `success: false` answers per seed (a durable write is dropped after 10).
 /// Known SDK bugs this model reports when a seed runs into them (WritesSimulationFindingsTests):
-/// a waiting withdrawal replaced by a held sign-up that a denial drops; a kept identify lost when a
-/// launch happens while pending and a denial follows. Fractional increments compacted into an
+/// a waiting withdrawal replaced by a held sign-up that a denial drops; a user id kept while opted
+/// out that a launch while pending turns into a held identify write (a denial then loses it, or a
+/// user switch before the grant lets it join the anonymous id to the previous user). Seeds 125 (120
+/// steps) and 141 (200 steps) run into the latter; the default seeds do not. Fractional increments compacted into an
 /// integral delta are compared by value only (``ModelProfile/looseNumbers``).
 ///
-/// `JORYIO_WRITES_SIM_SEEDS=<n>` runs seeds 1…n (default 6), `JORYIO_WRITES_SIM_SEED=<s>` replays
-/// one seed, `JORYIO_WRITES_SIM_STEPS=<n>` changes the number of steps (default 60),
+/// `JORYIO_WRITES_SIM_SEEDS=<n>` runs seeds 1…n (default 8), `JORYIO_WRITES_SIM_SEED=<s>` replays
+/// one seed, `JORYIO_WRITES_SIM_STEPS=<n>` changes the number of steps (default 80),
 /// `JORYIO_WRITES_SIM_VERBOSE=1` prints each seed's trace and expected profiles. Replays make the
 /// same calls; request timing over libcurl is real, so retries (and which subscription calls find
 /// a profile) may differ between runs.
@@ -39,11 +41,11 @@ struct WritesSimulationTests {
     static let seeds: [UInt64] = {
         let environment = ProcessInfo.processInfo.environment
         if let seed = environment["JORYIO_WRITES_SIM_SEED"].flatMap(UInt64.init) { return [seed] }
-        let count = environment["JORYIO_WRITES_SIM_SEEDS"].flatMap(Int.init) ?? 6
+        let count = environment["JORYIO_WRITES_SIM_SEEDS"].flatMap(Int.init) ?? 8
         return Array(1...UInt64(max(1, count)))
     }()
 
-    static let steps = ProcessInfo.processInfo.environment["JORYIO_WRITES_SIM_STEPS"].flatMap(Int.init) ?? 60
+    static let steps = ProcessInfo.processInfo.environment["JORYIO_WRITES_SIM_STEPS"].flatMap(Int.init) ?? 80
 
     @Test("Random writes, privacy calls, faults and restarts: the sandbox's profiles equal the model's", arguments: Self.seeds)
     func simulate(seed: UInt64) throws {
