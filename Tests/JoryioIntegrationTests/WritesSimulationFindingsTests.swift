@@ -1,0 +1,173 @@
+import Foundation
+import Joryio
+import JoryioCore
+import JoryioTesting
+import Testing
+
+/// Cases the writes simulation (WritesSimulationTests.swift) keeps out of its model, probed one by one.
+/// The two `withKnownIssue` blocks are SDK bugs found while building the simulation (not fixed here):
+/// when a fix lands, the known issue stops failing and the test reports it, so remove the wrapper.
+@Suite("Writes simulation findings")
+struct WritesSimulationFindingsTests {
+    @Test("A user id identified while denied is identified when a launch's config grants consent (IDENT-5)")
+    func keptIdentifyAfterGrantAtLaunch() throws {
+        let rig = try SandboxRig()
+        defer { rig.tearDown() }
+        let first = rig.launch()
+        let anonymousId = first.joryio.getAnonymousId()
+        first.joryio.setAttribute("plan", value: "pro")
+        rig.settle(first)
+        first.joryio.updateConsent(.denied)
+        first.joryio.identify("kept-user")
+        rig.settle(first)
+        first.crash()
+
+        var config = JoryioConfig()
+        config.trackingConsent = .granted
+        let second = rig.launch(config)
+        second.joryio.setAttribute("level", value: 2)
+        rig.settle(second)
+        let profile = try #require(try rig.sandbox.profile(userId: "kept-user"))
+        #expect(profile.attributes["level"] as? Int == 2)
+        #expect(try rig.sandbox.profile(anonymousId: anonymousId)?.userId == "kept-user", "the kept identify joined the anonymous history")
+    }
+
+    @Test("An unsubscribe waiting offline survives a sign-up made while pending that a denial then drops")
+    func withdrawalReplacedByDroppedSignUp() throws {
+        let rig = try SandboxRig()
+        defer { rig.tearDown() }
+        let refusing = try RefusingPort()
+        let sdk = rig.launch()
+        sdk.joryio.identify("dana")
+        sdk.joryio.setSubscription(channel: "email", status: "subscribed")
+        rig.settle(sdk)
+        sdk.joryio.updateConsent(.pending)
+        sdk.transport.target = refusing.url
+        sdk.joryio.setSubscription(channel: "email", status: "unsubscribed")  // a withdrawal: goes whatever the consent
+        rig.time.runUntilIdle()
+        _ = rig.time.advance(by: 0.01)
+        sdk.joryio.setSubscription(channel: "email", status: "subscribed")  // held while pending
+        rig.time.runUntilIdle()
+        _ = rig.time.advance(by: 0.01)
+        sdk.transport.target = nil
+        rig.settle(sdk)
+        sdk.joryio.updateConsent(.denied)  // drops the held sign-up (DURABLE-12)
+        rig.settle(sdk)
+        let profile = try #require(try rig.sandbox.profile(userId: "dana"))
+        withKnownIssue(
+            "DURABLE-4 lets the held sign-up replace the waiting unsubscribe, then the denial drops the sign-up"
+        ) {
+            #expect(profile.subscriptions == ["email": "unsubscribed"], "the withdrawal was made and must be delivered (SUB-6)")
+        }
+    }
+
+    @Test("A subscription change made anonymously offline reaches the person after identify (DURABLE-5)")
+    func anonymousSubscriptionThenIdentify() throws {
+        let rig = try SandboxRig()
+        defer { rig.tearDown() }
+        let refusing = try RefusingPort()
+        let sdk = rig.launch()
+        let anonymousId = sdk.joryio.getAnonymousId()
+        sdk.joryio.setAttribute("plan", value: "free")  // the anonymous profile exists
+        rig.settle(sdk)
+        #expect(try rig.sandbox.profile(anonymousId: anonymousId) != nil)
+        sdk.transport.target = refusing.url
+        sdk.joryio.setSubscription(channel: "sms", status: "subscribed")
+        rig.time.runUntilIdle()
+        _ = rig.time.advance(by: 0.01)
+        sdk.joryio.identify("erin")
+        rig.time.runUntilIdle()
+        sdk.transport.target = nil
+        sdk.joryio.applicationWillEnterForeground()
+        for _ in 0..<3 {  // the channel stops after failures in a row: give it triggers
+            sdk.joryio.applicationWillEnterForeground()
+            rig.settle(sdk)
+        }
+        #expect(sdk.joryio.pendingWrites == (0, 0))
+        let erin = try #require(try rig.sandbox.profile(userId: "erin"), "the identify arrives in the end")
+        #expect(try rig.sandbox.profile(anonymousId: anonymousId)?.userId == "erin")
+        let notFound = try rig.sandbox.requests(path: "/api/v1/subscriptions").filter { $0.status == 404 }
+        withKnownIssue(
+            "DURABLE-5 sends the anonymous write as erin's before erin's identify (behind it in the queue) creates the profile: 404 × 5, dropped"
+        ) {
+            #expect(erin.subscriptions == ["sms": "subscribed"], "\(notFound.count) answers of 404")
+        }
+    }
+
+    @Test("Fractional increments compacted into an integral delta keep the floating-point result")
+    func compactedFractionalIncrements() throws {
+        let rig = try SandboxRig()
+        defer { rig.tearDown() }
+        var config = JoryioConfig()
+        config.trackingConsent = .pending  // held: the two increments are compacted into one write
+        let sdk = rig.launch(config)
+        sdk.joryio.identify("fran")
+        sdk.joryio.incrementAttribute("score", by: 0.5)
+        rig.time.runUntilIdle()
+        _ = rig.time.advance(by: 0.01)
+        sdk.joryio.incrementAttribute("score", by: 1.5)
+        rig.time.runUntilIdle()
+        sdk.joryio.updateConsent(.granted)
+        rig.settle(sdk)
+        let profile = try #require(try rig.sandbox.profile(userId: "fran"))
+        let score = try #require(profile.attributes["score"] as? NSNumber)
+        #expect(score.doubleValue == 2)
+        withKnownIssue("the compacted delta 2.0 is sent as the integer 2, so the server stores 2, not 0.5 + 1.5 = 2.0") {
+            #expect(String(cString: score.objCType) == "d", "0.5 + 1.5 on the server is the float 2.0 (protocol.md §5.2)")
+        }
+    }
+
+    @Test("A user id kept while opted out is identified on grant, also across a launch while pending (IDENT-5)", arguments: [false, true])
+    func keptIdentifyAcrossPendingLaunch(restart: Bool) throws {
+        let rig = try SandboxRig()
+        defer { rig.tearDown() }
+        var sdk = rig.launch()
+        sdk.joryio.optOut()
+        let anonymousId = sdk.joryio.getAnonymousId()
+        sdk.joryio.identify("gil")  // kept on the device only
+        sdk.joryio.updateConsent(.pending)
+        sdk.joryio.optIn()  // still not allowed: consent is pending
+        rig.settle(sdk)
+        if restart {
+            sdk.crash()
+            var config = JoryioConfig()
+            config.trackingConsent = .pending  // the consent manager still has no answer
+            sdk = rig.launch(config)
+        }
+        sdk.joryio.updateConsent(.denied)
+        sdk.joryio.updateConsent(.granted)  // tracking allowed again: the kept identify runs
+        rig.settle(sdk)
+        let linked = try rig.sandbox.profile(anonymousId: anonymousId)?.userId
+        guard restart else {
+            #expect(linked == "gil", "without a restart the kept identify runs on grant")
+            return
+        }
+        withKnownIssue("the launch turns the kept identify into a held identify write while pending; the denial drops it with the marker") {
+            #expect(linked == "gil", "the same calls with a restart in between")
+        }
+    }
+
+    @Test("After a launch while pending, a user switch before the grant joins the anonymous id to the new user (IDENT-5)")
+    func keptIdentifyThenSwitchAcrossPendingLaunch() throws {
+        let rig = try SandboxRig()
+        defer { rig.tearDown() }
+        let first = rig.launch()
+        first.joryio.optOut()
+        let anonymousId = first.joryio.getAnonymousId()
+        first.joryio.identify("old-user")  // kept on the device only
+        first.joryio.updateConsent(.pending)
+        first.joryio.optIn()
+        rig.settle(first)
+        first.crash()
+        var config = JoryioConfig()
+        config.trackingConsent = .pending
+        let second = rig.launch(config)
+        second.joryio.identify("new-user")  // held while pending; replaces the kept id
+        second.joryio.updateConsent(.granted)
+        rig.settle(second)
+        let linked = try rig.sandbox.profile(anonymousId: anonymousId)?.userId
+        withKnownIssue("the launch queued a held identify for the kept old-user, sent first at grant, so the id joins old-user") {
+            #expect(linked == "new-user")
+        }
+    }
+}
