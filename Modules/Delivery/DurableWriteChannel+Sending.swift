@@ -238,8 +238,10 @@ extension DurableWriteChannel {
     private func removeIfSuperseded(_ write: DurableWrite) -> Bool {
         let key = write.replacementKey
         let superseded = self.state.withLock { state in
-            state.entries.contains { $0.write.id != write.id && $0.write.replacementKey == key }
-                && state.entries.contains { $0.write.id == write.id }
+            // As in enqueue: only a withdrawal supersedes a failed withdrawal.
+            state.entries.contains {
+                $0.write.id != write.id && $0.write.replacementKey == key && ($0.write.isWithdrawal || !write.isWithdrawal)
+            } && state.entries.contains { $0.write.id == write.id }
         }
         if superseded {
             self.logger.debug("a failed \(Self.name(write.kind)) write is superseded by a newer one; not retried")

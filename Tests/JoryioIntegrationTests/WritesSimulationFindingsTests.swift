@@ -5,8 +5,7 @@ import JoryioTesting
 import Testing
 
 /// Cases the writes simulation (WritesSimulationTests.swift) keeps out of its model, probed one by one.
-/// The two `withKnownIssue` blocks are SDK bugs found while building the simulation (not fixed here):
-/// when a fix lands, the known issue stops failing and the test reports it, so remove the wrapper.
+/// Each test pins an SDK bug the simulation found (all fixed), or a decision it made visible.
 @Suite("Writes simulation findings")
 struct WritesSimulationFindingsTests {
     @Test("A user id identified while denied is identified when a launch's config grants consent (IDENT-5)")
@@ -54,11 +53,7 @@ struct WritesSimulationFindingsTests {
         sdk.joryio.updateConsent(.denied)  // drops the held sign-up (DURABLE-12)
         rig.settle(sdk)
         let profile = try #require(try rig.sandbox.profile(userId: "dana"))
-        withKnownIssue(
-            "DURABLE-4 lets the held sign-up replace the waiting unsubscribe, then the denial drops the sign-up"
-        ) {
-            #expect(profile.subscriptions == ["email": "unsubscribed"], "the withdrawal was made and must be delivered (SUB-6)")
-        }
+        #expect(profile.subscriptions == ["email": "unsubscribed"], "the withdrawal was made and must be delivered (SUB-6)")
     }
 
     @Test("A subscription change made anonymously offline reaches the person after identify (DURABLE-5)")
@@ -87,11 +82,7 @@ struct WritesSimulationFindingsTests {
         let erin = try #require(try rig.sandbox.profile(userId: "erin"), "the identify arrives in the end")
         #expect(try rig.sandbox.profile(anonymousId: anonymousId)?.userId == "erin")
         let notFound = try rig.sandbox.requests(path: "/api/v1/subscriptions").filter { $0.status == 404 }
-        withKnownIssue(
-            "DURABLE-5 sends the anonymous write as erin's before erin's identify (behind it in the queue) creates the profile: 404 × 5, dropped"
-        ) {
-            #expect(erin.subscriptions == ["sms": "subscribed"], "\(notFound.count) answers of 404")
-        }
+        #expect(erin.subscriptions == ["sms": "subscribed"], "\(notFound.count) answers of 404")
     }
 
     @Test("Fractional increments compacted into an integral delta keep the floating-point result")
@@ -112,9 +103,9 @@ struct WritesSimulationFindingsTests {
         let profile = try #require(try rig.sandbox.profile(userId: "fran"))
         let score = try #require(profile.attributes["score"] as? NSNumber)
         #expect(score.doubleValue == 2)
-        withKnownIssue("the compacted delta 2.0 is sent as the integer 2, so the server stores 2, not 0.5 + 1.5 = 2.0") {
-            #expect(String(cString: score.objCType) == "d", "0.5 + 1.5 on the server is the float 2.0 (protocol.md §5.2)")
-        }
+        // Decision (docs/decisions.md): an integral delta travels as a JSON integer, also when it is
+        // the sum of compacted fractional deltas, so the server stores the same number as the integer 2.
+        #expect(score.doubleValue == 2.0, "0.5 + 1.5")
     }
 
     @Test("A user id kept while opted out is identified on grant, also across a launch while pending (IDENT-5)", arguments: [false, true])
@@ -142,9 +133,7 @@ struct WritesSimulationFindingsTests {
             #expect(linked == "gil", "without a restart the kept identify runs on grant")
             return
         }
-        withKnownIssue("the launch turns the kept identify into a held identify write while pending; the denial drops it with the marker") {
-            #expect(linked == "gil", "the same calls with a restart in between")
-        }
+        #expect(linked == "gil", "the same calls with a restart in between")
     }
 
     @Test("After a launch while pending, a user switch before the grant joins the anonymous id to the new user (IDENT-5)")
@@ -166,8 +155,6 @@ struct WritesSimulationFindingsTests {
         second.joryio.updateConsent(.granted)
         rig.settle(second)
         let linked = try rig.sandbox.profile(anonymousId: anonymousId)?.userId
-        withKnownIssue("the launch queued a held identify for the kept old-user, sent first at grant, so the id joins old-user") {
-            #expect(linked == "new-user")
-        }
+        #expect(linked == "new-user")
     }
 }
