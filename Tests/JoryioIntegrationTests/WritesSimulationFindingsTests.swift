@@ -85,7 +85,7 @@ struct WritesSimulationFindingsTests {
         #expect(erin.subscriptions == ["sms": "subscribed"], "\(notFound.count) answers of 404")
     }
 
-    @Test("Fractional increments compacted into an integral delta keep the floating-point result")
+    @Test("Fractional increments compacted into an integral delta arrive as that whole number")
     func compactedFractionalIncrements() throws {
         let rig = try SandboxRig()
         defer { rig.tearDown() }
