@@ -318,13 +318,15 @@ package final class EventUploader: Sendable {
     /// the next user's (AUTH-8); the current user's wait for a new token (AUTH-9).
     private func handleUnauthorized(_ response: HTTPResponse, records: [QueueRecord], fromSplit: Bool, userId: String?, token: String?) {
         self.state.withLock { $0.inFlight = false }
-        self.onResult(.http(status: 401, body: nil))
         switch self.authorization.rejected(userId, token, response.body) {
         case .drop:
             self.logger.warning("dropped \(records.count) events of a user who is no longer current: the server rejected their SDK-auth token")
             self.remove(records.map(\.id))
+            // Reported after the removal, so getQueueSize() no longer counts them.
+            self.onResult(.http(status: 401, body: nil))
             self.trigger(.timer)
         case .hold:
+            self.onResult(.http(status: 401, body: nil))
             self.state.withLock { state in
                 state.authHeld = true
                 if fromSplit { state.splitHalves.insert(records, at: 0) }
