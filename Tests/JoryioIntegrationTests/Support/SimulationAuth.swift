@@ -71,7 +71,8 @@ struct SimAuthCheck {
     /// The users the request names (non-anonymous), sorted.
     var users: [String]
     /// The SDK broke a rule: a token whose `sub` is not the request's user (THE invariant), a batch
-    /// mixing users, a token on an anonymous request, or a header while authentication is off.
+    /// mixing users while authentication is on (AUTH-7; without it batches may mix users), a token
+    /// on an anonymous request, or a header while authentication is off.
     var violations: [String]
     /// For the trace: `u1 with token u1 exp 300 s → 401 expired`.
     var summary: String
@@ -94,7 +95,7 @@ struct SimAuthCheck {
         if authorization != nil, token == nil {
             violations.append("an Authorization header that is not `Bearer <token>`: \(authorization ?? "")")
         }
-        if users.count > 1 {
+        if enabled, users.count > 1 {
             violations.append("one request names several users \(users) (AUTH-7: a batch never mixes users)")
         }
         if let token {
