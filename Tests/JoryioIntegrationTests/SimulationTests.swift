@@ -13,8 +13,8 @@ import Testing
 /// or denial purges the queue on purpose; held (pending) events are delivered once granted.
 ///
 /// `JORYIO_SIM_SEEDS=<n>` runs seeds 1…n (default 20), `JORYIO_SIM_SEED=<s>` replays one seed,
-/// `JORYIO_SIM_STEPS=<n>` changes the number of steps (default 300). A failure names its seed and
-/// step and shows the last things that happened.
+/// `JORYIO_SIM_STEPS=<n>` changes the number of steps (default 300), `JORYIO_SIM_STATS=1` prints what
+/// each seed exercised. A failure names its seed and step and shows the last things that happened.
 @Suite("Seeded simulation")
 struct SimulationTests {
     static let seeds: [UInt64] = {
@@ -33,7 +33,9 @@ struct SimulationTests {
     func simulate(seed: UInt64) {
         let simulation = Simulation(seed: seed)
         defer { simulation.tearDown() }
-        guard let failure = simulation.run(steps: Self.steps) else { return }
+        let failure = simulation.run(steps: Self.steps)
+        if ProcessInfo.processInfo.environment["JORYIO_SIM_STATS"] != nil { print("seed \(seed): \(simulation.statistics)") }
+        guard let failure else { return }
         Issue.record("\(failure.message)")
     }
 
@@ -211,7 +213,7 @@ final class Simulation {
             (31, .advance), (12, .faults), (3, .restart), (2, .crash),
             (8, .privacy), (1, .privacyBurst), (4, .identify), (2, .reset),
         ]
-        if self.authMode != .off { kinds += [(5, .setToken), (3, .expire)] }
+        if self.authMode != .off { kinds += [(5, .setToken), (4, .expire)] }
         return self.rng.pick(kinds)
     }
 
@@ -846,6 +848,17 @@ final class Simulation {
     }
 
     // MARK: - Reporting
+
+    /// What the seed exercised, in one line.
+    var statistics: String {
+        self.server.state.withLock { state in
+            let reasons = state.unauthorized.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+            return "auth \(self.authMode), \(state.requests) event requests, \(state.stored.count) stored, "
+                + "401: [\(reasons.joined(separator: ", "))], handler calls \(state.handlerCalls), "
+                + "departed users' events dropped \(state.authDropped.subtracting(state.stored).count), "
+                + "writes \(Dictionary(state.writes.map { ($0, 1) }, uniquingKeysWith: +).sorted { $0.key < $1.key })"
+        }
+    }
 
     private func note(_ line: String) {
         self.server.state.withLock { $0.trace.append(line) }
