@@ -12,6 +12,13 @@ import Testing
 /// the server; no request leaves while collection is not allowed (see `settleRequests`); an opt-out
 /// or denial purges the queue on purpose; held (pending) events are delivered once granted.
 ///
+/// SDK authentication (AUTH, 60 % of the seeds): user switches, `reset()`, token changes (for the
+/// next user too, forged, repeated) and expiry, with an error handler that answers on the virtual
+/// timeline after a random delay, or never. Invariants: no request ever carries a token whose `sub`
+/// is not the request's user (nor a token on an anonymous request, nor a batch mixing users); the
+/// handler hears only about the current user, once until a token arrives; the current user's events
+/// survive a 401, and only a departed user's may be dropped by one (AUTH-8).
+///
 /// `JORYIO_SIM_SEEDS=<n>` runs seeds 1…n (default 20), `JORYIO_SIM_SEED=<s>` replays one seed,
 /// `JORYIO_SIM_STEPS=<n>` changes the number of steps (default 300), `JORYIO_SIM_STATS=1` prints what
 /// each seed exercised. A failure names its seed and step and shows the last things that happened.
@@ -34,7 +41,9 @@ struct SimulationTests {
         let simulation = Simulation(seed: seed)
         defer { simulation.tearDown() }
         let failure = simulation.run(steps: Self.steps)
-        if ProcessInfo.processInfo.environment["JORYIO_SIM_STATS"] != nil { print("seed \(seed): \(simulation.statistics)") }
+        if ProcessInfo.processInfo.environment["JORYIO_SIM_STATS"] != nil {
+            print("seed \(seed): \(simulation.statistics)")
+        }
         guard let failure else { return }
         Issue.record("\(failure.message)")
     }
@@ -351,7 +360,10 @@ final class Simulation {
 
     /// The app sets a fresh token for `sub`, expiring `lifetime` seconds from now.
     private func setToken(sub: String, lifetime: TimeInterval, signed: Bool = true, on joryio: Joryio) {
-        self.setToken(self.server.mintToken(sub: sub, now: self.time.now(), lifetime: lifetime, signed: signed), on: joryio)
+        self.setToken(
+            self.server.mintToken(sub: sub, now: self.time.now(), lifetime: lifetime, signed: signed),
+            on: joryio
+        )
     }
 
     private func setToken(_ token: String, on joryio: Joryio) {
@@ -405,8 +417,14 @@ final class Simulation {
             guard let plan, let user = error.userId, let joryio else { return }
             scheduler.schedule(after: plan.delay) {
                 let draining = server.state.withLock { $0.draining }
-                let token = server.mintToken(sub: user, now: scheduler.now(), lifetime: draining ? 86_400 * 3 : plan.lifetime)
-                server.state.withLock { $0.trace.append("  the handler sets \(SimJWT.describe(token, now: scheduler.now()))") }
+                let token = server.mintToken(
+                    sub: user,
+                    now: scheduler.now(),
+                    lifetime: draining ? 86_400 * 3 : plan.lifetime
+                )
+                server.state.withLock {
+                    $0.trace.append("  the handler sets \(SimJWT.describe(token, now: scheduler.now()))")
+                }
                 Self.tokenSet(token, server: server)
                 joryio.setSdkAuthenticationToken(token)
             }
@@ -594,7 +612,12 @@ final class Simulation {
                 let spy = SpyQueueStore(inner: stores.events, capacity: config.maxQueueSize, ledger: ledger)
                 spyBox.withLock { $0 = spy }
                 // The real secure and durable stores: the user id and the tokens survive restarts.
-                return JoryioStores(events: spy, keyValue: stores.keyValue, secure: stores.secure, durable: stores.durable)
+                return JoryioStores(
+                    events: spy,
+                    keyValue: stores.keyValue,
+                    secure: stores.secure,
+                    durable: stores.durable
+                )
             },
             gzip: { try? Gzip.compress($0) },
             userAgent: "joryio-swift/simulation (Linux)"

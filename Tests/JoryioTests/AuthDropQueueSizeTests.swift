@@ -31,7 +31,11 @@ import Testing
         sdk.scheduler.runUntilIdle()
 
         #expect(transport.requests.filter { $0.url.path.hasSuffix("/v1/events") }.count == 1)
-        #expect(sdk.messages(atLeast: .warning).contains { $0.contains("dropped 3 events of a user who is no longer current") })
+        #expect(
+            sdk.messages(atLeast: .warning).contains {
+                $0.contains("dropped 3 events of a user who is no longer current")
+            }
+        )
         #expect(sdk.joryio.getQueueSize() == 0, "the three events were dropped")
     }
 }

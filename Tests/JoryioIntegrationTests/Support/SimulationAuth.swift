@@ -16,7 +16,8 @@ enum SimJWT {
     static func mint(sub: String, exp: Date, id: Int, signed: Bool = true) -> String {
         let seconds = Int(exp.timeIntervalSince1970.rounded(.down))
         let payload = #"{"exp":\#(seconds),"jti":"\#(id)","sub":"\#(sub)"}"#
-        return Self.header + "." + Self.base64URL(Data(payload.utf8)) + "." + (signed ? Self.signature : Self.forgedSignature)
+        return Self.header + "." + Self.base64URL(Data(payload.utf8)) + "."
+            + (signed ? Self.signature : Self.forgedSignature)
     }
 
     /// What the server reads from a token.
