@@ -223,12 +223,46 @@ final class SimServer: Sendable {
         var violations: [String] = []
         /// What happened, for the failure message of a seed.
         var trace: [String] = []
+
+        // SDK authentication (protocol.md §2.1).
+        /// Whether the workspace enables SDK authentication for this seed.
+        var authEnabled = false
+        /// Who the simulation's model says is current; a 401 for anyone else may drop their events.
+        var currentUser: String?
+        /// Events of a user who was not current when the SDK saw their batch's 401: the SDK may
+        /// drop them (AUTH-8), so once they are no longer queued they are resolved.
+        var authDropped: Set<String> = []
+        /// 401 answers the client saw, by reason, for the report.
+        var unauthorized: [String: Int] = [:]
+        /// Handler calls, and token deliveries the handler scheduled.
+        var handlerCalls = 0
+        /// Users the handler was asked about with no token set for them since (single flight, GAP-36).
+        var askedWithoutToken: Set<String> = []
+        /// The end of the seed: the handler always answers, with long-lived tokens.
+        var draining = false
+        /// The "app backend's" randomness (handler delays, token lifetimes), its own stream.
+        var authRng = SplitMix64(seed: 0)
+        /// Distinct token ids.
+        var nextTokenID = 0
+        /// Known SDK bug (AuthDropQueueSizeTests): after a 401 drops a departed user's batch,
+        /// `getQueueSize()` still counts it until the next answer or stored event. The size of that
+        /// batch while its 401 is the last event answer the client saw; 0 otherwise.
+        var staleQueueSizeAllowance = 0
     }
 
     let state: Locked<State>
 
     init(seed: UInt64) {
-        self.state = Locked(State(rng: SplitMix64(seed: seed)))
+        self.state = Locked(State(rng: SplitMix64(seed: seed), authRng: SplitMix64(seed: seed ^ 0xA07B_0000_0000_0001)))
+    }
+
+    /// A fresh token for `sub` expiring `lifetime` seconds after `now`.
+    func mintToken(sub: String, now: Date, lifetime: TimeInterval, signed: Bool = true) -> String {
+        let id = self.state.withLock { state in
+            defer { state.nextTokenID += 1 }
+            return state.nextTokenID
+        }
+        return SimJWT.mint(sub: sub, exp: now.addingTimeInterval(lifetime), id: id, signed: signed)
     }
 
     /// The server's answer to one request.
@@ -240,6 +274,10 @@ final class SimServer: Sendable {
         var acked: [String]
         var fault: SimFault?
         var events: Int
+        /// A 401: the batch's user and its events' messageIds.
+        var unauthorized: (user: String?, ids: [String], reason: String)? = nil
+        /// The SDK-authentication check, for the trace.
+        var auth: String? = nil
     }
 
     /// Answers one request arriving at `now`.
@@ -252,7 +290,8 @@ final class SimServer: Sendable {
             case .failure(let error): outcome = "\(error.code)"
             }
             state.trace.append(
-                "  request \(state.requests): \(answer.events) events, \(answer.fault.map { "fault \($0) → " } ?? "")\(outcome)"
+                "  request \(state.requests): \(answer.events) events, \(answer.auth.map { "\($0), " } ?? "")"
+                    + "\(answer.fault.map { "fault \($0) → " } ?? "")\(outcome)"
             )
         }
         return answer
@@ -293,6 +332,65 @@ final class SimServer: Sendable {
             }
             let ids = batch.map(\.id)
             let poisoned = batch.contains(where: \.poisoned)
+            // SDK authentication is checked before everything else the application does (§2.1);
+            // the faults of the network and the front end (status codes, refusals, timeouts) come first.
+            let check = SimAuthCheck(
+                userIds: batch.map(\.userId),
+                authorization: request.header("Authorization"),
+                now: now,
+                enabled: state.authEnabled
+            )
+            state.violations += check.violations.map { "request \(state.requests): \($0)" }
+            if let unauthorized = check.response {
+                var frontEnd = false
+                switch fault {
+                case .status?, .refused?, .timeout?: frontEnd = true
+                case nil, .successFalse?, .invalid?, .indices?: break
+                }
+                if !frontEnd {
+                    var answer = Answer(
+                        result: .success(unauthorized),
+                        latency: latency,
+                        acked: [],
+                        fault: fault,
+                        events: count
+                    )
+                    answer.unauthorized = (check.users.first, ids, check.reason ?? "")
+                    answer.auth = check.summary
+                    return answer
+                }
+            }
+            var answer = Self.answer(
+                batch: batch,
+                ids: ids,
+                poisoned: poisoned,
+                fault: fault,
+                latency: latency,
+                request: request,
+                now: now,
+                count: count,
+                authorized: check.reason == nil,
+                state: &state
+            )
+            if state.authEnabled || request.header("Authorization") != nil { answer.auth = check.summary }
+            return answer
+        }
+    }
+
+    /// The answer to a batch that passed SDK authentication (or met a front-end fault first).
+    private static func answer(
+        batch: [(id: String, poisoned: Bool, userId: String?)],
+        ids: [String],
+        poisoned: Bool,
+        fault: SimFault?,
+        latency: TimeInterval,
+        request: HTTPRequest,
+        now: Date,
+        count: Int,
+        authorized: Bool,
+        state: inout State
+    ) -> Answer {
+        do {
             func reject422() -> HTTPResponse {
                 if batch.count == 1 { state.rejected.insert(ids[0]) }
                 return .simJSON(422, #"{"success":false,"error":"invalid_event"}"#)
@@ -357,7 +455,7 @@ final class SimServer: Sendable {
                 )
             case .timeout(let processed)?:
                 var acked: [String] = []
-                if processed, !poisoned {
+                if processed, !poisoned, authorized {
                     acked = process(skipping: [], []).1
                     for id in acked { state.lostAcks[id, default: 0] += 1 }
                 }
@@ -403,11 +501,12 @@ final class SimServer: Sendable {
         }
     }
 
-    /// The events of a decoded event-request body: messageId, and whether it is poison.
-    static func batch(in body: Data) -> [(id: String, poisoned: Bool)]? {
+    /// The events of a decoded event-request body: messageId, whether it is poison, and its `userId`.
+    static func batch(in body: Data) -> [(id: String, poisoned: Bool, userId: String?)]? {
         // A byte scan, like SimLedger.describe: each event's keys are sorted, so its properties
-        // (and a `poison` key in them) come after its messageId and before the next event's.
-        return body.withUnsafeBytes { bytes -> [(id: String, poisoned: Bool)]? in
+        // (and a `poison` key in them) and its `userId` come after its messageId and before the
+        // next event's (the simulation never uses `userId` as a property key).
+        return body.withUnsafeBytes { bytes -> [(id: String, poisoned: Bool, userId: String?)]? in
             guard ByteScan.end(of: ByteScan.batchKey, in: bytes, from: 0) != nil else { return nil }
             var starts: [(id: String, end: Int)] = []
             var cursor = 0
@@ -421,12 +520,15 @@ final class SimServer: Sendable {
             }
             return starts.enumerated().map { index, start in
                 let end = index + 1 < starts.count ? starts[index + 1].end : bytes.count
-                let poison = ByteScan.end(
-                    of: ByteScan.poisonKey,
-                    in: UnsafeRawBufferPointer(rebasing: bytes[..<end]),
-                    from: start.end
-                )
-                return (start.id, poison != nil)
+                let event = UnsafeRawBufferPointer(rebasing: bytes[..<end])
+                let poison = ByteScan.end(of: ByteScan.poisonKey, in: event, from: start.end)
+                var userId: String?
+                if let user = ByteScan.end(of: ByteScan.userIDKey, in: event, from: start.end),
+                    let quote = ByteScan.index(of: UInt8(ascii: "\""), in: event, from: user)
+                {
+                    userId = String(decoding: UnsafeRawBufferPointer(rebasing: event[user..<quote]), as: UTF8.self)
+                }
+                return (start.id, poison != nil, userId)
             }
         }
     }
@@ -484,9 +586,20 @@ final class SimTransport: Transport {
     func send(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void) {
         let now = self.scheduler.now()
         guard request.url.path.hasSuffix("/v1/events") else {
-            // Durable writes (the `tracking_opted_out` record of privacy calls) travel on their own
-            // channel: recorded and confirmed, outside the event model.
-            self.server.state.withLock { $0.writes.append(request.url.lastPathComponent) }
+            // Durable writes (identify, the `tracking_opted_out` record of privacy calls) travel on
+            // their own channel: recorded and confirmed, outside the event model. Their token must
+            // still be their own user's.
+            let userId = SimServer.decodedBody(of: request).flatMap { JSONValue.parse($0)?["userId"]?.stringValue }
+            self.server.state.withLock { state in
+                state.writes.append(request.url.lastPathComponent)
+                let check = SimAuthCheck(
+                    userIds: [userId],
+                    authorization: request.header("Authorization"),
+                    now: now,
+                    enabled: state.authEnabled
+                )
+                state.violations += check.violations.map { "write \(request.url.lastPathComponent): \($0)" }
+            }
             self.scheduler.schedule(after: 0.01) {
                 completion(.success(.simJSON(200, #"{"success":true}"#)))
             }
@@ -503,6 +616,7 @@ final class SimTransport: Transport {
         }
         let answer = self.server.receive(request, now: now)
         let (result, latency, acked) = (answer.result, answer.latency, answer.acked)
+        let unauthorized = answer.unauthorized
         let token = self.state.withLock { state -> UInt64 in
             defer { state.nextToken += 1 }
             state.inFlight[state.nextToken] = acked
@@ -523,8 +637,8 @@ final class SimTransport: Transport {
                 switch result {
                 case .failure:
                     state.consecutiveFailures += 1
-                case .success(let response) where [400, 402, 403, 413, 422].contains(response.status):
-                    break
+                case .success(let response) where [400, 401, 402, 403, 413, 422].contains(response.status):
+                    break  // a 401 waits for a token (AUTH-14), or drops a departed user's events
                 case .success(let response) where response.status == 200:
                     let body = JSONValue.parse(response.body)
                     let clean =
@@ -532,6 +646,17 @@ final class SimTransport: Transport {
                     state.consecutiveFailures = clean ? 0 : state.consecutiveFailures + 1
                 case .success:
                     state.consecutiveFailures += 1
+                }
+            }
+            // The SDK decides now: the current user's events wait for a token after a 401 (AUTH-9:
+            // kept, so still outstanding), anyone else's may be dropped (AUTH-8).
+            self.server.state.withLock { state in
+                state.staleQueueSizeAllowance = 0
+                guard let unauthorized else { return }
+                state.unauthorized[unauthorized.reason, default: 0] += 1
+                if unauthorized.user != state.currentUser {
+                    state.authDropped.formUnion(unauthorized.ids)
+                    state.staleQueueSizeAllowance = unauthorized.ids.count
                 }
             }
             completion(result)
@@ -566,6 +691,7 @@ enum ByteScan {
     static let messageIDKey = Array(#""messageId":""#.utf8)
     static let tagKey = Array(#""k":"#.utf8)
     static let poisonKey = Array(#""poison":"#.utf8)
+    static let userIDKey = Array(#""userId":""#.utf8)
     static let batchKey = Array(#""batch":["#.utf8)
 
     /// The index just after the first `needle` at or after `from`.
