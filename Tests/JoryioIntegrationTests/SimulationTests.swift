@@ -792,13 +792,7 @@ final class Simulation {
         if reported > self.config.maxQueueSize {
             return "getQueueSize() is \(reported), over maxQueueSize \(self.config.maxQueueSize)"
         }
-        if self.isIdle, reported != count {
-            // TODO: remove the allowance when the known bug is fixed (AuthDropQueueSizeTests).
-            let allowance = self.server.state.withLock { $0.staleQueueSizeAllowance }
-            if !(reported > count && reported - count <= allowance) {
-                return "getQueueSize() is \(reported) while \(count) events are queued"
-            }
-        }
+        if self.isIdle, reported != count { return "getQueueSize() is \(reported) while \(count) events are queued" }
         return nil
     }
 

@@ -4,18 +4,11 @@ import JoryioCore
 import JoryioTesting
 import Testing
 
-/// Found by the seeded simulation (SimulationTests, JORYIO_SIM_SEED=12 and 14 before the known-bug
-/// allowance there): after a 401 drops a departed user's events (AUTH-8), `getQueueSize()` still
-/// counts them until the next request's answer or the next stored event.
-///
-/// Cause: `EventUploader.handleUnauthorized` calls `onResult(.http(status: 401))`, where the engine
-/// publishes the store's count, before `.drop` removes the records (the split path removes first,
-/// then reports).
+/// Found by the seeded simulation (SimulationTests, JORYIO_SIM_SEED=12 and 14): after a 401 dropped a
+/// departed user's events (AUTH-8), `getQueueSize()` still counted them, because the uploader reported
+/// the result (where the engine publishes the count) before removing them. Fixed; pinned here.
 @Suite struct AuthDropQueueSizeTests {
-    @Test(
-        "getQueueSize() is 0 once a 401 dropped a departed user's events",
-        .disabled("bug: EventUploader.handleUnauthorized reports the result before dropping the records")
-    )
+    @Test("getQueueSize() is 0 once a 401 dropped a departed user's events")
     func queueSizeAfterDroppingLeftovers() {
         let transport = RespondingTransport { request in
             request.url.path.hasSuffix("/v1/events")

@@ -247,7 +247,6 @@ final class SimServer: Sendable {
         /// Known SDK bug (AuthDropQueueSizeTests): after a 401 drops a departed user's batch,
         /// `getQueueSize()` still counts it until the next answer or stored event. The size of that
         /// batch while its 401 is the last event answer the client saw; 0 otherwise.
-        var staleQueueSizeAllowance = 0
     }
 
     let state: Locked<State>
@@ -651,12 +650,10 @@ final class SimTransport: Transport {
             // The SDK decides now: the current user's events wait for a token after a 401 (AUTH-9:
             // kept, so still outstanding), anyone else's may be dropped (AUTH-8).
             self.server.state.withLock { state in
-                state.staleQueueSizeAllowance = 0
                 guard let unauthorized else { return }
                 state.unauthorized[unauthorized.reason, default: 0] += 1
                 if unauthorized.user != state.currentUser {
                     state.authDropped.formUnion(unauthorized.ids)
-                    state.staleQueueSizeAllowance = unauthorized.ids.count
                 }
             }
             completion(result)
