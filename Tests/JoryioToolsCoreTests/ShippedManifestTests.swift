@@ -47,11 +47,9 @@ struct ShippedManifestTests {
         let prefix = "NSPrivacyCollectedDataType"
         let entries = try self.manifest().NSPrivacyCollectedDataTypes
         let types = Set(entries.map(\.NSPrivacyCollectedDataType))
-        // Purchase History joins when the e-commerce module declares it; nothing else may appear.
-        #expect(types.isSuperset(of: ["UserID", "DeviceID", "ProductInteraction"].map { prefix + $0 }))
-        #expect(
-            types.isSubset(of: ["UserID", "DeviceID", "ProductInteraction", "PurchaseHistory"].map { prefix + $0 })
-        )
+        // Exactly the four entries of PRIVACY-6.
+        #expect(types == Set(["UserID", "DeviceID", "ProductInteraction", "PurchaseHistory"].map { prefix + $0 }))
+        #expect(entries.count == 4)
         let base = ["AppFunctionality", "Analytics", "DeveloperAdvertising"].map { prefix + "Purpose" + $0 }
         for entry in entries {
             #expect(entry.NSPrivacyCollectedDataTypeLinked, "\(entry.NSPrivacyCollectedDataType)")
