@@ -230,7 +230,12 @@ package final class AttributeChannel: Sendable {
     /// A retry trigger (foreground, `optIn()`, consent granted; ATTR-8): skips the channel's own
     /// backoff, never `Retry-After`, the window or a request in flight.
     package func retry() {
-        self.state.withLock { $0.backoffUntil = nil }
+        // A fresh retry budget too, so a trigger that arrives while a request is on the wire still
+        // counts if that request fails after `maxRetries` failures in a row.
+        self.state.withLock {
+            $0.backoffUntil = nil
+            $0.consecutiveFailures = 0
+        }
         self.kick()
     }
 

@@ -303,6 +303,9 @@ package final class DurableWriteChannel: Sendable {
     /// The app came to the foreground: sends now if possible, never before the backoff or
     /// `Retry-After` has passed.
     package func retry() {
+        // A trigger gives the channel a fresh retry budget, so it counts even when it arrives while
+        // a request is on the wire that then fails after `maxRetries` failures in a row.
+        self.state.withLock { $0.consecutiveFailures = 0 }
         self.kick()
     }
 

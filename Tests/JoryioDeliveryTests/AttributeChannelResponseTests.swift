@@ -107,6 +107,21 @@ import Testing
         #expect(h.ids(3) == ["w2"])
     }
 
+    @Test("a foreground trigger that arrives while the request is on the wire still counts when it fails")
+    func triggerDuringFlight() {
+        let h = AttributeHarness(maxRetries: 1, backoffBase: 1)
+        h.enqueue(h.write("w1", "a", .set(1)))
+        h.fail()
+        h.advance(to: 1)
+        #expect(h.requests.count == 2, "the one retry the budget allows is on the wire")
+        h.channel.retry()  // the app returns to the foreground meanwhile
+        h.scheduler.runUntilIdle()
+        h.fail()
+        h.advance(to: 100)
+        #expect(h.requests.count == 3, "the trigger gave a fresh budget: a timer resends")
+        #expect(h.idempotencyKey(2) == h.idempotencyKey(0))
+    }
+
     @Test(
         "200 with success:false keeps the writes and retries them after the backoff",
         arguments: [
