@@ -65,9 +65,7 @@ package final class AttributeChannel: Sendable {
         /// The key of the request on the wire; it may no longer be in the queue after ``purge()``.
         var inFlightKey: String?
         var lastSendStart: Date?
-        var consecutiveFailures = 0
-        var backoffUntil: Date?
-        var retryAfterUntil: Date?
+        var retry = RetryState()
         var paused = false
         var stopped = false
         /// The server rejected the current user's token: nothing is sent until a new one arrives.
@@ -233,8 +231,7 @@ package final class AttributeChannel: Sendable {
         // A fresh retry budget too, so a trigger that arrives while a request is on the wire still
         // counts if that request fails after `maxRetries` failures in a row.
         self.state.withLock {
-            $0.backoffUntil = nil
-            $0.consecutiveFailures = 0
+            $0.retry.recordSuccess()
         }
         self.kick()
     }
@@ -266,8 +263,8 @@ package final class AttributeChannel: Sendable {
                 return .idle
             }
             var earliest = state.lastSendStart.map { $0.addingTimeInterval(self.settings.window) } ?? now
-            if let until = state.backoffUntil { earliest = max(earliest, until) }
-            if let until = state.retryAfterUntil { earliest = max(earliest, until) }
+            if let until = state.retry.backoffUntil { earliest = max(earliest, until) }
+            if let until = state.retry.retryAfterUntil { earliest = max(earliest, until) }
             return earliest.timeIntervalSince(now) > Self.epsilon ? .wait(earliest) : .send
         }
         switch decision {
@@ -325,9 +322,7 @@ package final class AttributeChannel: Sendable {
         case .confirmed:
             self.update(if: current) { $0.removeFirstBatch() }
             self.state.withLock { state in
-                state.consecutiveFailures = 0
-                state.backoffUntil = nil
-                state.retryAfterUntil = nil
+                state.retry = RetryState()
             }
             self.logger.debug("the server confirmed \(count) attribute writes")
             self.onResult(nil)
@@ -417,15 +412,8 @@ package final class AttributeChannel: Sendable {
 
     private func backOff(retryAfter: TimeInterval?, now: Date) -> Int {
         self.state.withLock { state in
-            state.consecutiveFailures += 1
-            let delay = self.settings.backoff.delay(
-                afterFailures: state.consecutiveFailures,
-                jitter: self.jitter.next(),
-                retryAfter: retryAfter
-            )
-            state.backoffUntil = now.addingTimeInterval(delay)
-            if let retryAfter { state.retryAfterUntil = now.addingTimeInterval(retryAfter) }
-            return state.consecutiveFailures
+            state.retry.recordFailure(policy: self.settings.backoff, jitter: self.jitter.next(), retryAfter: retryAfter, now: now)
+                .failures
         }
     }
 

@@ -29,8 +29,8 @@ extension DurableWriteChannel {
             guard state.loaded, state.inFlight == nil, !state.authHeld else { return .idle }
             guard let entry = state.entries.first(where: { state.isSendable($0.write) }) else { return .idle }
             if state.waitingForEvents == entry.write.id { return .idle }
-            if let until = state.retryAfterUntil, until > now { return .wait(until) }
-            if let until = state.backoffUntil, until > now { return .wait(until) }
+            if let until = state.retry.retryAfterUntil, until > now { return .wait(until) }
+            if let until = state.retry.backoffUntil, until > now { return .wait(until) }
             state.inFlight = entry.write.id
             let identifyWaiting = state.entries.contains { $0.write.kind == .identify && $0.write.id != entry.write.id }
             return .send(entry.write, identifyWaiting: identifyWaiting)
@@ -80,8 +80,7 @@ extension DurableWriteChannel {
             self.onResult(nil)
             self.remove(write)
             self.state.withLock {
-                $0.consecutiveFailures = 0
-                $0.backoffUntil = nil
+                $0.retry.recordSuccess()
             }
             next = .sendNow
         case .rejected(let status):
@@ -89,8 +88,7 @@ extension DurableWriteChannel {
             self.logger.error("\(name) write rejected by the server (HTTP \(status)); dropped")
             self.remove(write)
             self.state.withLock {
-                $0.consecutiveFailures = 0
-                $0.backoffUntil = nil
+                $0.retry.recordSuccess()
             }
             next = .sendNow
         case .counted(let error, let retryAfter):
@@ -123,7 +121,7 @@ extension DurableWriteChannel {
                 )
                 self.state.withLock { state in
                     state.paymentHeld = true
-                    if let retryAfter { state.retryAfterUntil = now.addingTimeInterval(retryAfter) }
+                    if let retryAfter { state.retry.retryAfterUntil = now.addingTimeInterval(retryAfter) }
                 }
                 self.removeIfSuperseded(write)
                 next = .sendNow
@@ -179,7 +177,7 @@ extension DurableWriteChannel {
         if failures >= self.settings.max404Attempts {
             self.logger.error("\(name) write dropped after \(failures) answers of HTTP 404 (no profile)")
             self.remove(write)
-            if let retryAfter { self.state.withLock { $0.retryAfterUntil = now.addingTimeInterval(retryAfter) } }
+            if let retryAfter { self.state.withLock { $0.retry.retryAfterUntil = now.addingTimeInterval(retryAfter) } }
             return .sendNow
         }
         if self.removeIfSuperseded(write) {
@@ -203,7 +201,7 @@ extension DurableWriteChannel {
             state.eventsWaitTimer?.cancel()
             state.eventsWaitTimer = timer
             state.waitingForEvents = write.id
-            if let retryAfter { state.retryAfterUntil = now.addingTimeInterval(retryAfter) }
+            if let retryAfter { state.retry.retryAfterUntil = now.addingTimeInterval(retryAfter) }
         }
         return .wait
     }
@@ -253,18 +251,8 @@ extension DurableWriteChannel {
     // MARK: - Backoff
 
     private func backOff(retryAfter: TimeInterval?, now: Date) -> Next {
-        let (failures, due) = self.state.withLock { state -> (Int, Date) in
-            state.consecutiveFailures += 1
-            let delay = self.settings.backoff.delay(
-                afterFailures: state.consecutiveFailures,
-                jitter: self.jitter.next(),
-                retryAfter: retryAfter
-            )
-            state.backoffUntil = now.addingTimeInterval(delay)
-            if let retryAfter {
-                state.retryAfterUntil = now.addingTimeInterval(retryAfter)
-            }
-            return (state.consecutiveFailures, now.addingTimeInterval(delay))
+        let (failures, due) = self.state.withLock { state in
+            state.retry.recordFailure(policy: self.settings.backoff, jitter: self.jitter.next(), retryAfter: retryAfter, now: now)
         }
         if failures <= self.settings.maxRetries {
             self.armRetryTimer(at: due, now: now)

@@ -77,9 +77,7 @@ package final class DurableWriteChannel: Sendable {
         var authHeld = false
         var waitingForEvents: String?
         var eventsWaitTimer: (any Cancellable)?
-        var consecutiveFailures = 0
-        var backoffUntil: Date?
-        var retryAfterUntil: Date?
+        var retry = RetryState()
         var retryTimer: (any Cancellable)?
         var retryTimerDue: Date?
 
@@ -305,7 +303,7 @@ package final class DurableWriteChannel: Sendable {
     package func retry() {
         // A trigger gives the channel a fresh retry budget, so it counts even when it arrives while
         // a request is on the wire that then fails after `maxRetries` failures in a row.
-        self.state.withLock { $0.consecutiveFailures = 0 }
+        self.state.withLock { $0.retry.consecutiveFailures = 0 }
         self.kick()
     }
 

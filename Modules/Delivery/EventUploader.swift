@@ -45,9 +45,7 @@ package final class EventUploader: Sendable {
     private struct State {
         var inFlight = false
         var splitHalves: [[QueueRecord]] = []
-        var consecutiveFailures = 0
-        var backoffUntil: Date?
-        var retryAfterUntil: Date?
+        var retry = RetryState()
         var stopped = false
         var paused = false
         var draining = false
@@ -166,11 +164,11 @@ package final class EventUploader: Sendable {
                 if rank(trigger) > rank(state.triggeredWhileBusy) { state.triggeredWhileBusy = trigger }
                 return .ignore
             }
-            if let until = state.retryAfterUntil, until > now {
+            if let until = state.retry.retryAfterUntil, until > now {
                 if trigger == .flush { state.flushWaiting = true }
                 return .wait(until)
             }
-            if trigger != .flush, let until = state.backoffUntil, until > now { return .wait(until) }
+            if trigger != .flush, let until = state.retry.backoffUntil, until > now { return .wait(until) }
             return .send
         }
         switch decision {
@@ -254,8 +252,7 @@ package final class EventUploader: Sendable {
             }
             if failed.isEmpty {
                 self.state.withLock {
-                    $0.consecutiveFailures = 0
-                    $0.backoffUntil = nil
+                    $0.retry.recordSuccess()
                 }
                 continueNow = true
             } else {
@@ -355,18 +352,8 @@ package final class EventUploader: Sendable {
     // MARK: - Backoff
 
     private func backOff(retryAfter: TimeInterval?, now: Date) {
-        let (failures, due) = self.state.withLock { state -> (Int, Date) in
-            state.consecutiveFailures += 1
-            let delay = self.settings.backoff.delay(
-                afterFailures: state.consecutiveFailures,
-                jitter: self.jitter.next(),
-                retryAfter: retryAfter
-            )
-            state.backoffUntil = now.addingTimeInterval(delay)
-            if let retryAfter {
-                state.retryAfterUntil = now.addingTimeInterval(retryAfter)
-            }
-            return (state.consecutiveFailures, now.addingTimeInterval(delay))
+        let (failures, due) = self.state.withLock { state in
+            state.retry.recordFailure(policy: self.settings.backoff, jitter: self.jitter.next(), retryAfter: retryAfter, now: now)
         }
         if failures <= self.settings.maxRetries {
             self.armRetryTimer(at: due, now: now)
