@@ -23,7 +23,7 @@ package enum AttributeOutcome: Sendable, Equatable {
         switch result {
         case .failure(let error):
             return .retry(
-                error.code == .timeout ? .timeout : .network(error.description),
+                JoryioTransportError(unanswered: error),
                 retryAfter: nil,
                 sameKey: true
             )
@@ -33,9 +33,9 @@ package enum AttributeOutcome: Sendable, Equatable {
         let retryAfter = response.retryAfter(now: now)
         switch response.status {
         case 200..<300:
-            guard let body = JSONValue.parse(response.body), body.objectValue != nil else {
+            guard let body = response.jsonObject else {
                 return .retry(
-                    .server(message: "the response is not a JSON object"),
+                    .notJoryioResponse,
                     retryAfter: retryAfter,
                     sameKey: false
                 )

@@ -18,7 +18,7 @@ package enum BatchOutcome: Sendable, Equatable {
         let response: HTTPResponse
         switch result {
         case .failure(let error):
-            return .retry(error.code == .timeout ? .timeout : .network(error.description), retryAfter: nil)
+            return .retry(JoryioTransportError(unanswered: error), retryAfter: nil)
         case .success(let value):
             response = value
         }
@@ -28,8 +28,8 @@ package enum BatchOutcome: Sendable, Equatable {
             // A 2xx that is not a JSON object did not come from a Joryio server (a captive portal's
             // login page, a misconfigured proxy): nothing says the batch was stored, so keep it.
             // Resending is safe because the server deduplicates by messageId.
-            guard let body = JSONValue.parse(response.body), body.objectValue != nil else {
-                return .retry(.server(message: "the response is not a JSON object"), retryAfter: retryAfter)
+            guard let body = response.jsonObject else {
+                return .retry(.notJoryioResponse, retryAfter: retryAfter)
             }
             if body["success"]?.boolValue == false {
                 return .retry(.server(message: body["error"]?.stringValue), retryAfter: retryAfter)

@@ -26,7 +26,7 @@ package enum DurableOutcome: Sendable, Equatable {
         let response: HTTPResponse
         switch result {
         case .failure(let error):
-            return .retry(error.code == .timeout ? .timeout : .network(error.description), retryAfter: nil)
+            return .retry(JoryioTransportError(unanswered: error), retryAfter: nil)
         case .success(let value):
             response = value
         }
@@ -35,8 +35,8 @@ package enum DurableOutcome: Sendable, Equatable {
         case 200..<300:
             // As for events: a 2xx that is not a JSON object did not come from a Joryio server, so
             // nothing says the write was applied. Resending is safe: the server dedupes by writeId.
-            guard let body = JSONValue.parse(response.body), body.objectValue != nil else {
-                return .retry(.server(message: "the response is not a JSON object"), retryAfter: retryAfter)
+            guard let body = response.jsonObject else {
+                return .retry(.notJoryioResponse, retryAfter: retryAfter)
             }
             if body["success"]?.boolValue == false {
                 return .counted(.server(message: body["error"]?.stringValue), retryAfter: retryAfter)

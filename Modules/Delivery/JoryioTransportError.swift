@@ -1,3 +1,5 @@
+package import JoryioCore
+
 /// Why the most recent request failed (``Joryio/lastTransportError``, BATCH-16, GAP-47).
 public enum JoryioTransportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No response arrived: the host was unreachable, the connection dropped or TLS failed.
@@ -26,5 +28,24 @@ public enum JoryioTransportError: Error, Sendable, Equatable, CustomStringConver
         case .http(let status, _): "HTTP \(status)"
         case .server(let message): "server reported failure\(message.map { ": \($0)" } ?? "")"
         }
+    }
+}
+
+extension JoryioTransportError {
+    /// A request that got no answer: a timeout, or any other network failure.
+    package init(unanswered error: TransportError) {
+        self = error.code == .timeout ? .timeout : .network(error.description)
+    }
+
+    /// A 2xx whose body is not a JSON object did not come from a Joryio server (a captive portal, a
+    /// misconfigured proxy): nothing says the request was processed.
+    package static let notJoryioResponse = JoryioTransportError.server(message: "the response is not a JSON object")
+}
+
+extension HTTPResponse {
+    /// The body as a JSON object, or `nil` when it is not one (see ``JoryioTransportError/notJoryioResponse``).
+    package var jsonObject: JSONValue? {
+        guard let body = JSONValue.parse(self.body), body.objectValue != nil else { return nil }
+        return body
     }
 }
