@@ -16,6 +16,16 @@ package struct DurableWrite: Sendable, Equatable {
         case optOutRecord(optedOut: Bool)
         /// The server part of `unregisterPush()` / `wipeData()` (WIPE-2).
         case pushUnregister(token: String)
+
+        /// An unsubscribe, a group removal, the opt-out record or a push unregister (DURABLE-13).
+        package var isWithdrawal: Bool {
+            switch self {
+            case .identify, .alias: false
+            case .subscription(_, let status): status == "unsubscribed"
+            case .subscriptionGroup(_, _, let join): !join
+            case .optOutRecord, .pushUnregister: true
+            }
+        }
     }
 
     /// Unique per write: the server applies a write id once.
@@ -39,14 +49,7 @@ package struct DurableWrite: Sendable, Equatable {
     }
 
     /// Withdrawals are sent whatever the consent or opt-out, and survive `wipeData()` (DURABLE-13).
-    package var isWithdrawal: Bool {
-        switch self.kind {
-        case .identify, .alias: false
-        case .subscription(_, let status): status == "unsubscribed"
-        case .subscriptionGroup(_, _, let join): !join
-        case .optOutRecord, .pushUnregister: true
-        }
-    }
+    package var isWithdrawal: Bool { self.kind.isWithdrawal }
 
     /// Writes with the same key are changes to the same thing by the same person: a newer one
     /// replaces the one still waiting (DURABLE-4).

@@ -43,8 +43,7 @@ extension JoryioEngine {
             self.logger.error("subscription change skipped: there is neither a user id nor an anonymous id")
             return
         }
-        let probe = DurableWrite(id: "", kind: kind, userId: nil, anonymousId: nil, timestamp: timestamp)
-        if !probe.isWithdrawal, self.privacy.value.state.gate(.subscribe) == .drop {
+        if !kind.isWithdrawal, self.privacy.value.state.gate(.subscribe) == .drop {
             self.logger.debug("subscription sign-up dropped: collection is not allowed (opted out or consent denied)")
             return
         }
