@@ -383,7 +383,7 @@ package final class AttributeChannel: Sendable {
         case .hold:
             self.state.withLock { $0.authHeld = true }
             self.logger.warning("the server rejected the SDK-auth token; \(batch.writes.count) attribute writes wait for a new token")
-            if let newest = self.authorization.token(userId), newest != token {
+            if self.authorization.hasNewerToken(than: token, for: userId) {
                 self.authorizationChanged()
             }
         }

@@ -163,7 +163,7 @@ extension DurableWriteChannel {
             }
             self.state.withLock { $0.authHeld = true }
             self.logger.warning("the server rejected the SDK-auth token; \(name) write waits for a new token")
-            if let newest = self.authorization.token(userId), newest != token {
+            if self.authorization.hasNewerToken(than: token, for: userId) {
                 self.authorizationChanged()
             }
         }

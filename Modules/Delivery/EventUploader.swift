@@ -329,14 +329,10 @@ package final class EventUploader: Sendable {
                 if fromSplit { state.splitHalves.insert(records, at: 0) }
             }
             self.logger.warning("the server rejected the SDK-auth token; \(records.count)+ events wait for a new token")
-            self.authorizationChanged(ifTokenDiffersFrom: token, userId: userId)
-        }
-    }
-
-    /// A token set while the rejected request was on the wire: send again at once.
-    private func authorizationChanged(ifTokenDiffersFrom used: String?, userId: String?) {
-        if let current = self.authorization.token(userId), current != used {
-            self.authorizationChanged()
+            // A token set while the rejected request was on the wire: send again at once.
+            if self.authorization.hasNewerToken(than: token, for: userId) {
+                self.authorizationChanged()
+            }
         }
     }
 

@@ -35,6 +35,13 @@ package struct RequestAuthorization: Sendable {
     /// No SDK authentication: no header, batches may mix users, a 401 is retried like a 5xx.
     package static let disabled = RequestAuthorization(isEnabled: { false }, token: { _ in nil }, rejected: { _, _, _ in .hold })
 
+    /// Whether a token for `userId` arrived after `used` was stamped: a request rejected with the old
+    /// token goes again at once instead of waiting (AUTH-9).
+    package func hasNewerToken(than used: String?, for userId: String?) -> Bool {
+        guard let newest = self.token(userId) else { return false }
+        return newest != used
+    }
+
     /// The `Authorization` header value for a request of `userId`, if any.
     package func header(for userId: String?) -> String? {
         guard self.isEnabled(), let token = self.token(userId) else { return nil }

@@ -59,15 +59,8 @@ extension JoryioEngine {
                     )
                     return (actions, state.handler)
                 }
-                var verdict = AuthVerdict.hold
-                for action in actions {
-                    switch action {
-                    case .askHandler(let error): handler?(error)
-                    case .dropLeftovers: verdict = .drop
-                    case .waitForToken, .retry: break
-                    }
-                }
-                return verdict
+                Self.askHandler(for: actions, handler)
+                return actions.contains { if case .dropLeftovers = $0 { true } else { false } } ? .drop : .hold
             }
         )
     }
@@ -138,17 +131,19 @@ extension JoryioEngine {
         if !dropped.isEmpty { self.persistAuth() }
     }
 
-    private func performAuth(_ actions: [AuthRefreshCoordinator.Action]) {
-        let handler = self.auth.withLock { $0.handler }
-        var retry = false
-        for action in actions {
-            switch action {
-            case .askHandler(let error): handler?(error)
-            case .retry: retry = true
-            case .dropLeftovers, .waitForToken: break
-            }
+    /// Calls the app's handler for each `askHandler` action.
+    private static func askHandler(for actions: [AuthRefreshCoordinator.Action], _ handler: AuthErrorHandler?) {
+        for case .askHandler(let error) in actions {
+            handler?(error)
         }
-        if retry { self.authorizationChanged() }
+    }
+
+    /// Runs the coordinator's actions outside a rejection: handler calls, and resends on `retry`.
+    private func performAuth(_ actions: [AuthRefreshCoordinator.Action]) {
+        Self.askHandler(for: actions, self.auth.withLock { $0.handler })
+        if actions.contains(where: { if case .retry = $0 { true } else { false } }) {
+            self.authorizationChanged()
+        }
     }
 
     private func authorizationChanged() {
