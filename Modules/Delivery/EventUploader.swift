@@ -207,8 +207,9 @@ package final class EventUploader: Sendable {
         var userId: String?
         let authenticated = self.authorization.isEnabled()
         if authenticated {
-            userId = EventPayloadIdentity.userId(of: records[0].payload)
-            if let other = records.firstIndex(where: { EventPayloadIdentity.userId(of: $0.payload) != userId }) {
+            let owners = records.map { EventPayloadIdentity.userId(of: $0.payload) }
+            userId = owners[0]
+            if let other = owners.firstIndex(where: { $0 != userId }) {
                 records = Array(records[..<other])
             }
         }
