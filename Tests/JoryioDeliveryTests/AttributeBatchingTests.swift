@@ -14,14 +14,7 @@ import Testing
         user: String? = "u1",
         anonymous: String = "a1"
     ) -> AttributeWrite {
-        AttributeWrite(
-            id: id,
-            key: key,
-            operation: operation,
-            userId: user,
-            anonymousId: anonymous,
-            timestamp: self.time
-        )
+        .test(id, key, operation, user: user, anonymous: anonymous, at: self.time)
     }
 
     private func queue(_ writes: AttributeWrite...) -> AttributeQueue {

@@ -152,14 +152,7 @@ final class AttributeHarness: Sendable {
         user: String? = "u1",
         anonymous: String = "a1"
     ) -> AttributeWrite {
-        AttributeWrite(
-            id: id,
-            key: key,
-            operation: operation,
-            userId: user,
-            anonymousId: anonymous,
-            timestamp: self.scheduler.now()
-        )
+        .test(id, key, operation, user: user, anonymous: anonymous, at: self.scheduler.now())
     }
 
     /// Enqueues on the scheduler, as the engine does, and runs what is due.
@@ -230,5 +223,19 @@ final class AttributeHarness: Sendable {
 
     func messages(_ level: LogLevel) -> [String] {
         self.logs.records(at: level).map(\.message)
+    }
+}
+
+extension AttributeWrite {
+    /// A write of user `u1` / anonymous `a1` unless told otherwise, made at `date`.
+    static func test(
+        _ id: String,
+        _ key: String,
+        _ operation: Operation,
+        user: String? = "u1",
+        anonymous: String = "a1",
+        at date: Date
+    ) -> AttributeWrite {
+        AttributeWrite(id: id, key: key, operation: operation, userId: user, anonymousId: anonymous, timestamp: date)
     }
 }
