@@ -17,15 +17,31 @@ public protocol Scheduler: Sendable {
     /// Runs `work` once `delay` seconds have passed (a negative delay counts as zero).
     @discardableResult
     func schedule(after delay: TimeInterval, _ work: @escaping @Sendable () -> Void) -> any Cancellable
+
+    /// Whether the calling code is running as one of this scheduler's jobs. Confinement checks
+    /// (``ExecutorBound``) assert it in debug builds; a scheduler that cannot tell answers `true`.
+    var isRunningJob: Bool { get }
+}
+
+extension Scheduler {
+    /// A scheduler that cannot tell answers `true`.
+    public var isRunningJob: Bool { true }
 }
 
 /// A ``Scheduler`` backed by a serial `DispatchQueue`.
 public struct SerialQueueScheduler: Scheduler {
     private let queue: DispatchQueue
+    private let marker = DispatchSpecificKey<Bool>()
 
     /// Creates a scheduler with its own serial queue.
     public init(label: String) {
         self.queue = DispatchQueue(label: label)
+        self.queue.setSpecific(key: self.marker, value: true)
+    }
+
+    /// Whether the caller runs on this scheduler's queue.
+    public var isRunningJob: Bool {
+        DispatchQueue.getSpecific(key: self.marker) == true
     }
 
     /// Runs `work` on the queue after everything enqueued before it.

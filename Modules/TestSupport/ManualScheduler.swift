@@ -32,6 +32,8 @@ public final class ManualScheduler: Scheduler, Clock {
 
     private let state: Locked<State>
     private let arrival = NSCondition()
+    /// The thread running jobs right now, if any (for ``isRunningJob``).
+    private let runner = Locked<Thread?>(nil)
 
     /// Creates a scheduler whose clock starts at `start` (by default 2026-01-01T00:00:00Z).
     public init(start: Date = Date(timeIntervalSince1970: 1_767_225_600)) {
@@ -58,6 +60,11 @@ public final class ManualScheduler: Scheduler, Clock {
         let flag = CancellationFlag()
         self.add(delay: delay, flag: flag, work)
         return flag
+    }
+
+    /// Whether the caller is a job this scheduler is running (confinement checks assert it).
+    public var isRunningJob: Bool {
+        self.runner.withLock { $0 } === Thread.current
     }
 
     // MARK: - Driving time
@@ -134,6 +141,11 @@ public final class ManualScheduler: Scheduler, Clock {
     /// Runs jobs due by `limit` (or by the current time when `nil`) in (due, sequence) order.
     private func run(until limit: Date?) -> Int {
         var count = 0
+        let outer = self.runner.withLock { runner -> Thread? in
+            defer { runner = Thread.current }
+            return runner
+        }
+        defer { self.runner.withLock { $0 = outer } }
         while let job = self.takeNext(until: limit) {
             if !(job.flag?.isCancelled ?? false) {
                 job.work()

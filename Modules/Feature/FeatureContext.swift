@@ -1,0 +1,109 @@
+package import Foundation
+package import JoryioConsent
+package import JoryioCore
+package import JoryioDelivery
+
+/// What a feature may use of the engine: its executor and time, the stores, the transport, the
+/// consent gate, the current identity, and the shared ways to record events and durable writes.
+///
+/// Closures run on the engine's executor and must be called there; a feature calls them from its
+/// hooks or from work it scheduled on ``scheduler``.
+package struct FeatureContext: Sendable {
+    /// The engine's serial executor: every hook runs on it, and so must a feature's own work.
+    package var scheduler: any Scheduler
+    /// Timestamps.
+    package var clock: any Clock
+    /// Unique ids (message ids, write ids, idempotency keys).
+    package var identifiers: any IdentifierGenerator
+    /// Backoff jitter.
+    package var jitter: any JitterSource
+    /// The engine's logger; scope it with the feature's name.
+    package var logger: Logger
+    /// The stores of this SDK instance.
+    package var stores: FeatureStores
+    /// The HTTP transport all channels share.
+    package var transport: any Transport
+    /// SDK-auth tokens read at send time, and the one 401 flow (AUTH).
+    package var authorization: RequestAuthorization
+    /// The consent × opt-out state now (CONSENT-18 gates by call kind).
+    package var privacy: @Sendable () -> PrivacyState
+    /// The current user id and anonymous id.
+    package var identity: @Sendable () -> (userId: String?, anonymousId: String)
+    /// Queues a durable write under the current identity (DURABLE).
+    package var enqueueDurable: @Sendable (_ kind: DurableWrite.Kind, _ timestamp: Date) -> Void
+    /// Records an event through the engine's pipeline: consent gate, validation, plugins, session.
+    package var recordEvent: @Sendable (_ name: String, _ properties: [String: JSONValue], _ timestamp: Date) -> Void
+    /// Every finished request reports here: `nil` for a success (BATCH-16, AUTH-9).
+    package var requestFinished: @Sendable (JoryioTransportError?) -> Void
+    /// Whether events wait on the device (stored or about to be).
+    package var eventsWaiting: @Sendable () -> Bool
+    /// The event uploader finished a request: publishes the queue size, and on success tells every
+    /// feature that events were delivered.
+    package var eventsSent: @Sendable (_ error: JoryioTransportError?) -> Void
+
+    /// Creates a context.
+    package init(
+        scheduler: any Scheduler,
+        clock: any Clock,
+        identifiers: any IdentifierGenerator,
+        jitter: any JitterSource,
+        logger: Logger,
+        stores: FeatureStores,
+        transport: any Transport,
+        authorization: RequestAuthorization,
+        privacy: @escaping @Sendable () -> PrivacyState,
+        identity: @escaping @Sendable () -> (userId: String?, anonymousId: String),
+        enqueueDurable: @escaping @Sendable (DurableWrite.Kind, Date) -> Void,
+        recordEvent: @escaping @Sendable (String, [String: JSONValue], Date) -> Void,
+        requestFinished: @escaping @Sendable (JoryioTransportError?) -> Void,
+        eventsWaiting: @escaping @Sendable () -> Bool,
+        eventsSent: @escaping @Sendable (JoryioTransportError?) -> Void
+    ) {
+        self.scheduler = scheduler
+        self.clock = clock
+        self.identifiers = identifiers
+        self.jitter = jitter
+        self.logger = logger
+        self.stores = stores
+        self.transport = transport
+        self.authorization = authorization
+        self.privacy = privacy
+        self.identity = identity
+        self.enqueueDurable = enqueueDurable
+        self.recordEvent = recordEvent
+        self.requestFinished = requestFinished
+        self.eventsWaiting = eventsWaiting
+        self.eventsSent = eventsSent
+    }
+}
+
+/// The stores one SDK instance works with (ARCHITECTURE §5).
+package struct FeatureStores: Sendable {
+    /// The event queue.
+    package var events: any QueueStore
+    /// Settings and ids (STORE-1, STORE-2).
+    package var keyValue: any KeyValueStore
+    /// The user id, unconfirmed attribute writes and other secrets (STORE-3).
+    package var secure: any SecureStore
+    /// Identify, alias, subscription and opt-out writes waiting for the server (STORE-4, DURABLE-14).
+    package var durable: any QueueStore
+
+    /// Creates the set.
+    package init(events: any QueueStore, keyValue: any KeyValueStore, secure: any SecureStore, durable: any QueueStore) {
+        self.events = events
+        self.keyValue = keyValue
+        self.secure = secure
+        self.durable = durable
+    }
+}
+
+/// How the composition root adds a feature: made once per SDK instance with the engine's context.
+package struct FeatureRegistration: Sendable {
+    /// Makes the feature. Runs on the engine's executor, before any hook.
+    package var make: @Sendable (FeatureContext) -> any EngineFeature
+
+    /// A registration that makes its feature with `make`.
+    package init(_ make: @escaping @Sendable (FeatureContext) -> any EngineFeature) {
+        self.make = make
+    }
+}
