@@ -15,7 +15,7 @@ extension Joryio {
     public func setSdkAuthenticationToken(_ token: String) {
         let applied = self.state.withLock { state -> Bool in
             guard state.engine != nil else {
-                state.preInitAuthToken = token
+                self.remember(.authToken(token), &state)
                 return false
             }
             return true
@@ -41,7 +41,7 @@ extension Joryio {
     private func applyAuthHandler(_ handler: AuthErrorHandler?) {
         let applied = self.state.withLock { state -> Bool in
             guard state.engine != nil else {
-                state.preInitAuthHandler = .some(handler)
+                self.remember(.authHandler(handler), &state)
                 return false
             }
             return true

@@ -39,77 +39,29 @@ extension Joryio {
 
     // MARK: - Private
 
-    /// Applies a decision: at once to the state the getters read, then its effects on the engine,
-    /// in order with every earlier call. Before `initialize()` it is remembered (and stored).
+    /// Applies a decision: at once to what the getters read (as a change the engine has not run
+    /// yet), then on the engine in order with every earlier call. Before `initialize()` it is
+    /// remembered (and stored) and acts on the calls already waiting.
     private func decide(_ decision: PrivacyDecision) {
         self.state.withLock { state in
             guard let engine = state.engine else {
-                state.decisions.append(decision)
-                self.defaultKeyValue(&state)?.save(
-                    Self.encode(state.decisions),
-                    forKey: StoreKey.preInitDecisions,
-                    logger: .disabled
-                )
+                self.remember(.decision(decision), &state)
                 return
             }
-            _ = state.privacyShadow?.handle(decision)
-            self.environment.scheduler.enqueue { engine.handle(decision) }
+            let sequence = self.board.reserve(.privacy(decision))
+            self.environment.scheduler.enqueue { engine.run(sequence) { $0.handle(decision) } }
         }
     }
 
     private func privacyState() -> PrivacyState {
-        self.state.withLock { state in
-            if let shadow = state.privacyShadow {
-                return shadow.state
-            }
-            let stored = self.defaultKeyValue(&state).map(JoryioEngine.loadPrivacy) ?? PrivacyStateMachine(storedOptOut: false, storedDenial: false)
-            var machine = stored
-            _ = machine.start(configOptOut: false, configConsent: nil, preInit: state.decisions)
+        let engineExists = self.state.withLock { $0.engine != nil }
+        if engineExists {
+            return self.board.current.privacy.state
+        }
+        return self.state.withLock { state in
+            var machine = self.storedPrivacy(&state)
+            _ = machine.start(configOptOut: false, configConsent: nil, preInit: state.preInit.compactMap(\.decision))
             return machine.state
-        }
-    }
-
-    /// The platform's settings store, opened once.
-    func defaultKeyValue(_ state: inout State) -> (any KeyValueStore)? {
-        if let opened = state.defaultKeyValue { return opened }
-        let store = self.environment.defaultKeyValue()
-        state.defaultKeyValue = .some(store)
-        if let store, state.decisions.isEmpty {
-            state.decisions = Self.decode(store.string(forKey: StoreKey.preInitDecisions))
-        }
-        return store
-    }
-
-    /// The decisions to apply at start, removed from storage.
-    static func takeDecisions(_ state: inout State) -> [PrivacyDecision] {
-        if case .some(.some(let store)) = state.defaultKeyValue {
-            store.save(nil, forKey: StoreKey.preInitDecisions, logger: .disabled)
-        }
-        defer { state.decisions = [] }
-        return state.decisions
-    }
-
-    static func encode(_ decisions: [PrivacyDecision]) -> String {
-        decisions.map { decision in
-            switch decision {
-            case .optOut: "optOut"
-            case .optIn: "optIn"
-            case .wipeData: "wipe"
-            case .updateConsent(let consent): "consent:\(consent.rawValue)"
-            }
-        }.joined(separator: ",")
-    }
-
-    static func decode(_ text: String?) -> [PrivacyDecision] {
-        (text ?? "").split(separator: ",").compactMap { item -> PrivacyDecision? in
-            switch item {
-            case "optOut": .optOut
-            case "optIn": .optIn
-            case "wipe": .wipeData
-            default:
-                item.hasPrefix("consent:")
-                    ? TrackingConsent(rawValue: String(item.dropFirst(8))).map(PrivacyDecision.updateConsent) : nil
-            }
         }
     }
 }

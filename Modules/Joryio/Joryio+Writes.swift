@@ -1,5 +1,7 @@
 internal import Foundation
 internal import JoryioCore
+internal import JoryioDelivery
+internal import JoryioFeature
 
 /// Attributes, aliases and marketing subscriptions (ATTR, IDENT-12…15, SUB).
 ///
@@ -39,7 +41,7 @@ extension Joryio {
             self.submit { $0.log.warning("addAlias: \(problem); nothing sent") }
             return
         }
-        self.submit { $0.addAlias(label: label, name: name, timestamp: timestamp) }
+        self.submit(.alias) { $0.addAlias(label: label, name: name, timestamp: timestamp) }
     }
 
     /// Sets this person's marketing subscription on a channel (`email`, `sms`, `whatsapp`, `push`,
@@ -51,7 +53,8 @@ extension Joryio {
             self.submit { $0.log.warning("setSubscription: \(problem); nothing sent") }
             return
         }
-        self.submit { $0.subscribe(.subscription(channel: channel, status: status), timestamp: timestamp) }
+        let kind = DurableWrite.Kind.subscription(channel: channel, status: status)
+        self.submit(kind.isWithdrawal ? .withdrawal : .subscribe) { $0.subscribe(kind, timestamp: timestamp) }
     }
 
     /// Joins a subscription group on a channel (SUB-2).
@@ -77,20 +80,25 @@ extension Joryio {
             self.submit { $0.log.warning("\(call): \(problem); nothing sent") }
             return
         }
-        self.submit { $0.subscribe(.subscriptionGroup(channel: channel, groupId: groupId, join: join), timestamp: timestamp) }
+        let kind = DurableWrite.Kind.subscriptionGroup(channel: channel, groupId: groupId, join: join)
+        self.submit(kind.isWithdrawal ? .withdrawal : .subscribe) { $0.subscribe(kind, timestamp: timestamp) }
     }
 
     private func submitAttributes(_ checked: WriteValidator.Checked) {
         let timestamp = self.environment.clock.now()
         let changes = checked.changes
         let warnings = checked.warnings
-        self.submit { engine in
+        let operations = changes.map { (key: $0.key, operation: $0.change.operation) }
+        self.submit(operations.isEmpty ? nil : .attribute) { engine in
             for warning in warnings {
                 engine.log.warning(warning)
             }
-            if !changes.isEmpty {
-                engine.setAttributes(changes, timestamp: timestamp)
+            guard !operations.isEmpty else { return }
+            guard let attributes = engine.features.first(AttributesFeature.self) else {
+                engine.log.error("attributes are not available in this build; \(operations.count) changes dropped")
+                return
             }
+            attributes.record(operations, timestamp: timestamp)
         }
     }
 }
@@ -100,6 +108,7 @@ extension Joryio {
     /// this package); `(0, 0)` before `initialize()`.
     package var pendingWrites: (attributes: Int, durable: Int) {
         guard let engine = self.state.withLock({ $0.engine }) else { return (0, 0) }
-        return (engine.attributes.pendingCount, engine.durable.pendingCount)
+        // The channels keep their own counts under their own locks: read live, not from the snapshot.
+        return (engine.features.first(AttributesFeature.self)?.channel.pendingCount ?? 0, engine.durable?.pendingCount ?? 0)
     }
 }

@@ -15,20 +15,16 @@ public final class Joryio: Sendable {
 
     struct State {
         var engine: JoryioEngine?
-        var preInit: [@Sendable (JoryioEngine) -> Void] = []
+        /// Everything done before `initialize()`, in call order (INIT-5, INIT-6).
+        var preInit: [PreInitEntry] = []
+        /// Calls dropped because more than ``preInitCapacity`` were kept.
         var droppedBeforeInit = 0
-        /// Privacy decisions made before `initialize()`, applied first at start (INIT-5, INIT-10).
-        var decisions: [PrivacyDecision] = []
+        /// Calls dropped before `initialize()` because collection was not allowed when they were made.
+        var gatedBeforeInit = 0
+        /// Whether the stored pre-init decisions of a launch that never initialized were read.
+        var restoredDecisions = false
         /// The platform's settings store, opened on first use before `initialize()`.
         var defaultKeyValue: (any KeyValueStore)??
-        /// The consent and opt-out the getters answer with after `initialize()`: the engine's
-        /// machine, advanced on the caller's thread so a getter right after a call sees it, while
-        /// the engine applies the same decisions in order with every other call.
-        var privacyShadow: PrivacyStateMachine?
-        /// An SDK-auth token set before `initialize()` (AUTH-3), applied first at start.
-        var preInitAuthToken: String?
-        /// An error handler set (or cleared: `.some(nil)`) before `initialize()`.
-        var preInitAuthHandler: AuthErrorHandler??
     }
 
     /// Calls that collect or send, kept until `initialize()` (INIT-6).
@@ -36,8 +32,8 @@ public final class Joryio: Sendable {
 
     let environment: JoryioEnvironment
     let state = Locked(State())
-    let snapshot = Locked(JoryioSnapshot())
-    private let plugins = Locked<[any JoryioEventPlugin]>([])
+    /// What getters read: written by the engine only, plus calls it has not run yet.
+    let board = SnapshotBoard()
 
     /// Creates an independent SDK instance with the production environment.
     public convenience init() {
@@ -75,33 +71,35 @@ public final class Joryio: Sendable {
             for adjustment in adjustments {
                 logger.warning("config: \(adjustment)")
             }
-            self.snapshot.withLock { $0.apiEndpoint = endpoint.absoluteString }
+            let entries = self.takePreInit(&state)
+            let setup = FeatureSetup(
+                config: clamped,
+                sdkKey: sdkKey,
+                apiEndpoint: endpoint,
+                userAgent: self.environment.userAgent,
+                gzip: self.environment.gzip
+            )
             let engine = JoryioEngine(
                 config: clamped,
                 sdkKey: sdkKey,
                 apiEndpoint: endpoint,
                 environment: self.environment,
-                plugins: self.plugins,
-                snapshot: self.snapshot
+                features: setup.registrations,
+                board: self.board,
+                decisions: entries.compactMap(\.decision)
             )
             state.engine = engine
-            let buffered = state.preInit
             let dropped = state.droppedBeforeInit
-            let decisions = Self.takeDecisions(&state)
-            let authToken = state.preInitAuthToken
-            let authHandler = state.preInitAuthHandler
-            state.preInitAuthToken = nil
-            state.preInitAuthHandler = nil
-            state.preInit = []
-            var shadow = engine.privacy.value
-            _ = shadow.start(configOptOut: clamped.optOut, configConsent: clamped.trackingConsent, preInit: decisions)
-            state.privacyShadow = shadow
+            let gated = state.gatedBeforeInit
+            let sequence = self.board.reserve(nil)
             self.environment.scheduler.enqueue {
-                engine.start(preInit: decisions, authToken: authToken, authHandler: authHandler)
                 if dropped > 0 {
                     engine.log.warning("\(dropped) calls made before initialize() were dropped (at most \(Self.preInitCapacity) are kept)")
                 }
-                for call in buffered { call(engine) }
+                if gated > 0 {
+                    engine.log.debug("\(gated) calls made before initialize() were dropped: collection was not allowed")
+                }
+                engine.start(preInit: entries, sequence: sequence)
             }
             LifecycleObserver.observe(engine: engine, scheduler: self.environment.scheduler, clock: self.environment.clock)
         }
@@ -109,12 +107,12 @@ public final class Joryio: Sendable {
 
     /// The API base URL the SDK sends to, or `""` before initialization.
     public var currentApiEndpoint: String {
-        self.snapshot.withLock { $0.apiEndpoint }
+        self.board.current.apiEndpoint
     }
 
     /// The most recent request failure, or `nil` after a success (BATCH-16).
     public var lastTransportError: JoryioTransportError? {
-        self.snapshot.withLock { $0.lastTransportError }
+        self.board.current.lastTransportError
     }
 
     /// Sends queued events now, skipping the SDK's own backoff but never a server's `Retry-After`.
@@ -124,7 +122,7 @@ public final class Joryio: Sendable {
 
     /// The number of events waiting on the device (0 before initialization).
     public func getQueueSize() -> Int {
-        self.snapshot.withLock { $0.queueSize }
+        self.board.current.queueSize
     }
 
     // MARK: - Events
@@ -138,7 +136,7 @@ public final class Joryio: Sendable {
     public func track(_ name: String, properties: [String: Any]? = nil) {
         let timestamp = self.environment.clock.now()
         let conversion = properties.map(JSONValue.convert) ?? JSONValue.Conversion(value: [:], dropped: [])
-        self.submit { $0.track(name: name, conversion: conversion, timestamp: timestamp) }
+        self.submit(.event) { $0.track(name: name, conversion: conversion, timestamp: timestamp) }
     }
 
     /// Records a `Screen Viewed` event with `screen_name` set to `name`, merged with `properties`.
@@ -146,12 +144,12 @@ public final class Joryio: Sendable {
     public func trackScreen(_ name: String, properties: [String: Any]? = nil) {
         let timestamp = self.environment.clock.now()
         let conversion = properties.map(JSONValue.convert) ?? JSONValue.Conversion(value: [:], dropped: [])
-        self.submit { $0.trackScreen(name: name, conversion: conversion, timestamp: timestamp) }
+        self.submit(.event) { $0.trackScreen(name: name, conversion: conversion, timestamp: timestamp) }
     }
 
     /// Adds a plugin that sees every later event before it is stored, after those added before it.
     public func add(plugin: any JoryioEventPlugin) {
-        self.plugins.withLock { $0.append(plugin) }
+        self.submit { $0.add(plugin: plugin) }
     }
 
     // MARK: - Platform
@@ -160,22 +158,5 @@ public final class Joryio: Sendable {
     /// call it automatically; command-line tools and services may call it before they exit.
     public func applicationDidEnterBackground() {
         self.submit { $0.enteredBackground() }
-    }
-
-    // MARK: - Engine access
-
-    /// Runs `call` on the engine, or keeps it until `initialize()` (at most 1000, oldest dropped).
-    func submit(_ call: @escaping @Sendable (JoryioEngine) -> Void) {
-        self.state.withLock { state in
-            if let engine = state.engine {
-                self.environment.scheduler.enqueue { call(engine) }
-                return
-            }
-            if state.preInit.count >= Self.preInitCapacity {
-                state.preInit.removeFirst()
-                state.droppedBeforeInit += 1
-            }
-            state.preInit.append(call)
-        }
     }
 }

@@ -2,6 +2,7 @@ internal import Foundation
 package import JoryioAuth
 internal import JoryioCore
 internal import JoryioDelivery
+internal import JoryioFeature
 
 /// The app's SDK-authentication error handler.
 package typealias AuthErrorHandler = @Sendable (JoryioAuthError) -> Void
@@ -40,36 +41,41 @@ extension JoryioEngine {
         )
     }
 
-    /// The seam the three channels use: tokens read at send time, rejections decided here.
-    static func requestAuthorization(auth: Locked<AuthState>, identity: Locked<Identity>) -> RequestAuthorization {
+    /// The seam every channel uses: tokens read at send time, rejections decided here.
+    static func requestAuthorization(reference: EngineReference) -> RequestAuthorization {
         RequestAuthorization(
-            isEnabled: { auth.withLock { $0.isEnabled } },
-            token: { userId in auth.withLock { $0.book.token(for: userId) } },
+            isEnabled: { reference.engine?.state.value.auth.isEnabled ?? false },
+            token: { userId in reference.engine?.state.value.auth.book.token(for: userId) },
             rejected: { userId, token, body in
-                let currentUser = identity.withLock { $0.userId }
-                let (actions, handler) = auth.withLock { state in
-                    let actions = state.coordinator.handle(
-                        .rejected(
-                            userId: userId,
-                            reason: AuthRejection.parse(body: body),
-                            currentUser: currentUser,
-                            tokenUsed: token,
-                            newestToken: state.book.token(for: userId)
-                        )
-                    )
-                    return (actions, state.handler)
-                }
-                Self.askHandler(for: actions, handler)
-                return actions.contains { if case .dropLeftovers = $0 { true } else { false } } ? .drop : .hold
+                reference.engine?.authRejected(userId: userId, token: token, body: body) ?? .drop
             }
         )
+    }
+
+    /// A request of `userId` was rejected with a 401: hold for a fresh token (current user) or drop
+    /// the leftovers of a departed user (AUTH-8, AUTH-9).
+    private func authRejected(userId: String?, token: String?, body: Data) -> AuthVerdict {
+        let currentUser = self.state.value.identity.userId
+        let actions = self.state.withValue { state in
+            state.auth.coordinator.handle(
+                .rejected(
+                    userId: userId,
+                    reason: AuthRejection.parse(body: body),
+                    currentUser: currentUser,
+                    tokenUsed: token,
+                    newestToken: state.auth.book.token(for: userId)
+                )
+            )
+        }
+        Self.askHandler(for: actions, self.state.value.auth.handler)
+        return actions.contains { if case .dropLeftovers = $0 { true } else { false } } ? .drop : .hold
     }
 
     /// `setSdkAuthenticationToken(_:)`: stored for the user its `sub` names, used from the next
     /// request on (AUTH-3, AUTH-6); held requests go again.
     func setAuthToken(_ token: String) {
-        let currentUser = self.identity.value.userId
-        let outcome = self.auth.withLock { $0.book.setToken(token, currentUser: currentUser) }
+        let currentUser = self.state.value.identity.userId
+        let outcome = self.state.withValue { $0.auth.book.setToken(token, currentUser: currentUser) }
         switch outcome {
         case .ignoredEmpty:
             self.logger.warning("setSdkAuthenticationToken: the token is empty; ignored")
@@ -80,54 +86,52 @@ extension JoryioEngine {
             break
         }
         self.persistAuth()
-        self.performAuth(self.auth.withLock { $0.coordinator.handle(.tokenSet(for: outcome.userId)) })
-        self.authorizationChanged()
+        self.performAuth(self.state.withValue { $0.auth.coordinator.handle(.tokenSet(for: outcome.userId)) })
+        self.features.each { $0.authorizationChanged() }
     }
 
     /// Sets or clears the app's error handler (AUTH-4); an owed handler request is made now.
     func setAuthHandler(_ handler: AuthErrorHandler?) {
-        let actions = self.auth.withLock { state in
-            state.handler = handler
-            return state.coordinator.handle(.handlerSet(handler != nil))
+        let actions = self.state.withValue { state in
+            state.auth.handler = handler
+            return state.auth.coordinator.handle(.handlerSet(handler != nil))
         }
         self.performAuth(actions)
     }
 
-    /// The current user changed (`identify`, `reset()`, `wipeData()`).
-    func authUserChanged(previous: String?, reason: IdentityChange) {
-        let current = self.identity.value.userId
-        self.auth.withLock { state in
-            switch reason {
-            case .identified(_, let userId): state.book.identified(userId)
-            case .reset: state.book.reset(currentUser: previous)
-            case .wiped:
-                let keep = self.durable.pending.compactMap(\.userId)
-                state.book.wiped(currentUser: previous, keepLaunchToken: self.launchToken, usersWithItems: Set(keep))
+    /// The current user changed (`identify`, `reset()`, `wipeData()`): the token book follows.
+    func authUserChanged(_ change: IdentityChange) {
+        let current = self.state.value.identity.userId
+        let keep = self.features.usersWithPendingItems
+        let launchToken = self.state.value.launchToken
+        self.state.withValue { state in
+            switch change {
+            case .identified(_, let userId): state.auth.book.identified(userId)
+            case .reset(let previous): state.auth.book.reset(currentUser: previous)
+            case .wiped(let previous):
+                state.auth.book.wiped(currentUser: previous, keepLaunchToken: launchToken, usersWithItems: keep)
             }
         }
         self.persistAuth()
-        self.performAuth(self.auth.withLock { $0.coordinator.handle(.currentUserChanged(current)) })
-        self.authorizationChanged()
-        self.pruneAuthTokens()
+        self.performAuth(self.state.withValue { $0.auth.coordinator.handle(.currentUserChanged(current)) })
+        self.features.each { $0.authorizationChanged() }
     }
 
     /// A request was accepted: the current user's token works (restarts the handler bound).
-    static func authAccepted(auth: Locked<AuthState>, identity: Locked<Identity>) {
-        let user = identity.withLock { $0.userId }
-        auth.withLock { state in
-            guard state.isEnabled else { return }
-            _ = state.coordinator.handle(.accepted(userId: user))
+    func authAccepted() {
+        let user = self.state.value.identity.userId
+        self.state.withValue { state in
+            guard state.auth.isEnabled else { return }
+            _ = state.auth.coordinator.handle(.accepted(userId: user))
         }
     }
 
     /// Forgets departed users' tokens once nothing of theirs is queued (AUTH-5).
     func pruneAuthTokens() {
         guard self.queuedCount() == 0 else { return }
-        var users = Set(self.durable.pending.compactMap(\.userId))
-        let queue = self.attributes.queue
-        users.formUnion((queue.batches.flatMap(\.writes) + queue.waiting).compactMap(\.userId))
-        let current = self.identity.value.userId
-        let dropped = self.auth.withLock { $0.book.prune(keeping: users, currentUser: current) }
+        let users = self.features.usersWithPendingItems
+        let current = self.state.value.identity.userId
+        let dropped = self.state.withValue { $0.auth.book.prune(keeping: users, currentUser: current) }
         if !dropped.isEmpty { self.persistAuth() }
     }
 
@@ -140,20 +144,14 @@ extension JoryioEngine {
 
     /// Runs the coordinator's actions outside a rejection: handler calls, and resends on `retry`.
     private func performAuth(_ actions: [AuthRefreshCoordinator.Action]) {
-        Self.askHandler(for: actions, self.auth.withLock { $0.handler })
+        Self.askHandler(for: actions, self.state.value.auth.handler)
         if actions.contains(where: { if case .retry = $0 { true } else { false } }) {
-            self.authorizationChanged()
+            self.features.each { $0.authorizationChanged() }
         }
     }
 
-    private func authorizationChanged() {
-        self.uploader.authorizationChanged()
-        self.attributes.authorizationChanged()
-        self.durable.authorizationChanged()
-    }
-
     private func persistAuth() {
-        let book = self.auth.withLock { $0.book }
+        let book = self.state.value.auth.book
         do {
             try self.stores.secure.set(book == AuthTokenBook() ? nil : book.encoded(), forKey: AuthTokenBook.storeKey)
         } catch {

@@ -1,7 +1,7 @@
 internal import Foundation
 internal import JoryioConsent
 internal import JoryioCore
-internal import JoryioDelivery
+internal import JoryioFeature
 internal import JoryioIdentity
 
 /// Consent, opt-out and wipe on the engine (CONSENT, OPTOUT, WIPE).
@@ -17,12 +17,14 @@ extension JoryioEngine {
 
     /// `optOut()`, `optIn()`, `updateConsent(_:)`, `wipeData()` after `initialize()`.
     func handle(_ decision: PrivacyDecision) {
-        let actions = self.privacy.withLock { $0.handle(decision) }
+        let actions = self.state.withValue { $0.privacy.handle(decision) }
         self.perform(actions)
-        self.applyPrivacyToDelivery()
+        let privacy = self.state.value.privacy.state
+        self.features.each { $0.privacyChanged(.applied(privacy)) }
     }
 
-    /// Carries out what the privacy state machine decided, in order.
+    /// Carries out what the privacy state machine decided, in order. Before the start job has
+    /// released sending, features only hear the deletions; the state is applied at the end of it.
     func perform(_ actions: [PrivacyStateMachine.Action]) {
         let keyValue = self.stores.keyValue
         for action in actions {
@@ -37,41 +39,30 @@ extension JoryioEngine {
                 self.logger.info("tracking_opted_out=\(optedOut) queued for the server")
             case .discardCollected:
                 let count = self.discardQueuedEvents()
-                self.attributes.purge()
                 self.keepUnsentIdentify()
-                self.durable.dropCollecting()
+                self.features.each { $0.privacyChanged(.collectionStopped) }
                 self.logger.info("collection stopped: \(count) queued events and unconfirmed writes deleted; withdrawals are kept")
             case .resumeCollection:
                 self.logger.info("collection allowed again: sending what was held")
-                self.uploader.setPaused(false)
-                self.attributes.setPaused(false)
-                self.durable.setCollectionAllowed(true)
-                self.attributes.retry()
+                let privacy = self.state.value.privacy.state
+                if self.state.value.started {
+                    self.features.each { $0.privacyChanged(.applied(privacy)) }
+                }
+                self.features.each { $0.privacyChanged(.collectionResumed) }
                 self.sendKeptIdentify()
                 self.announceSessionIfAllowed()
             case .wipe:
                 self.wipe()
             }
         }
-        self.publishIdentity()
-    }
-
-    /// Sending is held unless collection is allowed: while pending, events wait on the device; while
-    /// opted out or denied nothing is queued, and nothing collected may leave (CONSENT-3).
-    func applyPrivacyToDelivery() {
-        let allowed = self.privacy.value.state.allowsCollection
-        self.uploader.setPaused(!allowed)
-        self.attributes.setPaused(!allowed)
-        self.durable.setCollectionAllowed(allowed)
     }
 
     /// `wipeData()`: deletes the ids, the queue and the session; keeps the opt-out and a stored
     /// denial (WIPE-1, WIPE-3, WIPE-11). The next event starts a new session (WIPE-4).
     func wipe() {
-        let previous = self.identity.value.userId
+        let previous = self.state.value.identity.userId
         let count = self.discardQueuedEvents()
-        self.attributes.purge()
-        self.durable.dropCollecting()
+        self.features.each { $0.wipe() }
         self.forgetKeptIdentify()
         let keyValue = self.stores.keyValue
         for key in [StoreKey.anonymousId, StoreKey.deviceId, StoreKey.session] {
@@ -82,17 +73,18 @@ extension JoryioEngine {
         } catch {
             self.logger.error("cannot clear the secure store: \(error)")
         }
-        let fresh = Identity(
+        let fresh = EngineState.Identity(
             anonymousId: self.environment.identifiers.next(),
             userId: nil,
             deviceId: self.environment.identifiers.next()
         )
         keyValue.save(fresh.anonymousId, forKey: StoreKey.anonymousId, logger: self.logger)
         keyValue.save(fresh.deviceId, forKey: StoreKey.deviceId, logger: self.logger)
-        self.identity.withLock { $0 = fresh }
-        self.sessions.withLock { $0.clear() }
-        self.authUserChanged(previous: previous, reason: .wiped)
+        self.state.withValue {
+            $0.identity = fresh
+            $0.sessions.clear()
+        }
+        self.identityChanged(.wiped(previous: previous))
         self.logger.info("wipeData: ids, session, \(count) queued events and unconfirmed writes deleted; withdrawals and opt-out kept")
-        self.notifyIdentity(.wiped)
     }
 }

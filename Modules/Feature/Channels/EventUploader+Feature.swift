@@ -5,6 +5,11 @@ package import JoryioDelivery
 /// background; its own `authorizationChanged()` resends what a rejected token held (AUTH-9). The engine owns the event queue
 /// itself (stored, deleted on opt-out and wipe); the uploader only sends from it.
 extension EventUploader: EngineFeature {
+    /// Held until the launch's privacy is applied: the engine owns the queue, nothing to load.
+    package func start() {
+        self.setPaused(true)
+    }
+
     /// Holds or releases sending.
     package func privacyChanged(_ change: PrivacyChange) {
         if case .applied(let state) = change {

@@ -1,0 +1,111 @@
+internal import Foundation
+internal import JoryioCore
+internal import JoryioDelivery
+internal import JoryioFeature
+
+/// The composition root's feature list: what every `Joryio` instance runs, in hook order.
+///
+/// A new feature is a module with an ``EngineFeature`` conformer plus one line here; the engine
+/// does not change. Order matters only where hooks of two features must run in sequence: the
+/// uploader first, then the durable writes other features build on, then everything else.
+struct FeatureSetup: Sendable {
+    var config: JoryioConfig
+    var sdkKey: String
+    var apiEndpoint: URL
+    var userAgent: String
+    var gzip: @Sendable (Data) -> Data?
+
+    /// The retry policy every channel shares.
+    var backoff: BackoffPolicy { BackoffPolicy(base: self.config.retryBackoffMs / 1000) }
+
+    /// The registrations, in order.
+    var registrations: [FeatureRegistration] {
+        [
+            FeatureRegistration { context in self.events(context) },
+            FeatureRegistration { context in self.durableWrites(context) },
+            FeatureRegistration { context in self.attributes(context) },
+        ]
+    }
+
+    // MARK: - The delivery channels
+
+    private func events(_ context: FeatureContext) -> any EngineFeature {
+        EventUploader(
+            store: context.stores.events,
+            transport: context.transport,
+            scheduler: context.scheduler,
+            clock: context.clock,
+            jitter: context.jitter,
+            logger: context.logger.scoped("delivery"),
+            builder: BatchRequestBuilder(
+                endpoint: self.apiEndpoint.appendingPathComponent("v1/events"),
+                sdkKey: self.sdkKey,
+                userAgent: self.userAgent,
+                timeout: self.config.requestTimeout,
+                gzip: self.gzip
+            ),
+            settings: EventUploader.Settings(
+                batchSize: self.config.batchSize,
+                flushInterval: self.config.flushInterval,
+                sendImmediately: self.config.sendImmediately,
+                maxRetries: self.config.maxRetries,
+                backoff: self.backoff
+            ),
+            authorization: context.authorization,
+            onResult: context.eventsSent
+        )
+    }
+
+    private func durableWrites(_ context: FeatureContext) -> any EngineFeature {
+        DurableWriteChannel(
+            store: context.stores.durable,
+            transport: context.transport,
+            scheduler: context.scheduler,
+            clock: context.clock,
+            jitter: context.jitter,
+            logger: context.logger.scoped("writes"),
+            builder: DurableRequestBuilder(
+                apiHost: self.apiEndpoint,
+                sdkKey: self.sdkKey,
+                userAgent: self.userAgent,
+                timeout: self.config.requestTimeout
+            ),
+            settings: DurableWriteChannel.Settings(backoff: self.backoff, maxRetries: self.config.maxRetries),
+            currentIdentity: {
+                let identity = context.identity()
+                return (identity.userId, identity.anonymousId)
+            },
+            eventsWaiting: context.eventsWaiting,
+            authorization: context.authorization,
+            onResult: context.requestFinished
+        )
+    }
+
+    private func attributes(_ context: FeatureContext) -> any EngineFeature {
+        let channel = AttributeChannel(
+            secureStore: context.stores.secure,
+            storageKey: StoreKey.attributeWrites,
+            transport: context.transport,
+            scheduler: context.scheduler,
+            clock: context.clock,
+            jitter: context.jitter,
+            logger: context.logger.scoped("attributes"),
+            identifiers: context.identifiers,
+            builder: AttributeRequestBuilder(
+                endpoint: self.apiEndpoint.appendingPathComponent("v1/attributes"),
+                sdkKey: self.sdkKey,
+                userAgent: self.userAgent,
+                timeout: self.config.requestTimeout,
+                gzip: self.gzip
+            ),
+            settings: AttributeChannel.Settings(
+                maxPending: self.config.maxQueueSize,
+                backoff: self.backoff,
+                maxRetries: self.config.maxRetries
+            ),
+            authorization: context.authorization,
+            onResult: context.requestFinished
+        )
+        return AttributesFeature(channel: channel, context: context)
+    }
+}

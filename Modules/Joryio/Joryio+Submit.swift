@@ -1,0 +1,121 @@
+internal import Foundation
+internal import JoryioConsent
+internal import JoryioCore
+
+/// How calls reach the engine: in call order, with a sequence number for the getters, or into the
+/// pre-init list until `initialize()`.
+extension Joryio {
+    /// Runs `call` on the engine, or keeps it until `initialize()` (at most 1000, oldest dropped).
+    ///
+    /// - Parameters:
+    ///   - kind: What the consent gate checks for this call; before `initialize()` a call the
+    ///     decisions made so far drop is dropped at once (INIT-8). `nil`: never dropped.
+    ///   - change: What getters show until the engine has run the call.
+    func submit(
+        _ kind: CallKind? = nil,
+        showing change: OptimisticChange? = nil,
+        _ call: @escaping @Sendable (JoryioEngine) -> Void
+    ) {
+        self.state.withLock { state in
+            if let engine = state.engine {
+                let sequence = self.board.reserve(change)
+                self.environment.scheduler.enqueue { engine.run(sequence, call) }
+                return
+            }
+            let entry = PreInitEntry.call(kind, call)
+            if entry.isDropped(by: self.preInitGate(&state)) {
+                state.gatedBeforeInit += 1
+                return
+            }
+            let calls = state.preInit.lazy.filter { if case .call = $0 { true } else { false } }.count
+            if calls >= Self.preInitCapacity, let oldest = state.preInit.firstIndex(where: { if case .call = $0 { true } else { false } }) {
+                state.preInit.remove(at: oldest)
+                state.droppedBeforeInit += 1
+            }
+            state.preInit.append(entry)
+        }
+    }
+
+    /// Keeps a decision, token or handler until `initialize()`, or runs it. Returns whether the
+    /// engine exists (the caller then submits it itself).
+    func remember(_ entry: PreInitEntry, _ state: inout State) {
+        if let decision = entry.decision {
+            state.preInit.append(entry)
+            let gate = self.preInitGate(&state)
+            state.preInit.removeAll { kept in
+                let wiped = decision == .wipeData && kept.isWipedCall
+                return wiped || kept.isDropped(by: gate)
+            }
+            self.defaultKeyValue(&state)?.save(
+                Self.encode(state.preInit.compactMap(\.decision)),
+                forKey: StoreKey.preInitDecisions,
+                logger: .disabled
+            )
+        } else {
+            state.preInit.append(entry)
+        }
+    }
+
+    /// The gate every configuration agrees on: the stored state and the decisions made so far,
+    /// read with the most permissive configuration (no opt-out, consent granted), so a call is only
+    /// dropped here when no `JoryioConfig` could have let it through (INIT-11, CONSENT-17).
+    private func preInitGate(_ state: inout State) -> (CallKind) -> CollectionGate {
+        var machine = self.storedPrivacy(&state)
+        _ = machine.start(configOptOut: false, configConsent: .granted, preInit: state.preInit.compactMap(\.decision))
+        let privacy = machine.state
+        return { privacy.gate($0) }
+    }
+
+    /// The pre-init list, removed from storage, for the engine's start job.
+    func takePreInit(_ state: inout State) -> [PreInitEntry] {
+        _ = self.defaultKeyValue(&state)
+        if case .some(.some(let store)) = state.defaultKeyValue {
+            store.save(nil, forKey: StoreKey.preInitDecisions, logger: .disabled)
+        }
+        defer { state.preInit = [] }
+        return state.preInit
+    }
+
+    /// What was stored on the device (STORE-2), before any decision.
+    func storedPrivacy(_ state: inout State) -> PrivacyStateMachine {
+        self.defaultKeyValue(&state).map(JoryioEngine.loadPrivacy) ?? PrivacyStateMachine(storedOptOut: false, storedDenial: false)
+    }
+
+    /// The platform's settings store, opened once; decisions a launch stored before it ended
+    /// without `initialize()` come back first.
+    func defaultKeyValue(_ state: inout State) -> (any KeyValueStore)? {
+        if let opened = state.defaultKeyValue { return opened }
+        let store = self.environment.defaultKeyValue()
+        state.defaultKeyValue = .some(store)
+        if let store, !state.restoredDecisions {
+            state.restoredDecisions = true
+            let restored = Self.decode(store.string(forKey: StoreKey.preInitDecisions)).map(PreInitEntry.decision)
+            state.preInit.insert(contentsOf: restored, at: 0)
+        }
+        return store
+    }
+
+    static func encode(_ decisions: [PrivacyDecision]) -> String {
+        decisions.map { decision in
+            switch decision {
+            case .optOut: "optOut"
+            case .optIn: "optIn"
+            case .wipeData: "wipe"
+            case .updateConsent(let consent): "consent:\(consent.rawValue)"
+            }
+        }.joined(separator: ",")
+    }
+
+    static func decode(_ text: String?) -> [PrivacyDecision] {
+        (text ?? "").split(separator: ",").compactMap { item -> PrivacyDecision? in
+            switch item {
+            case "optOut": .optOut
+            case "optIn": .optIn
+            case "wipe": .wipeData
+            default:
+                item.hasPrefix("consent:")
+                    ? TrackingConsent(rawValue: String(item.dropFirst(8))).map(PrivacyDecision.updateConsent) : nil
+            }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+internal import JoryioConsent
+internal import JoryioCore
+
+/// One thing an app did before `initialize()`, kept in one ordered list (INIT-5, INIT-6).
+///
+/// Privacy decisions are applied first at start (INIT-10) and also act on the list at once: a call
+/// that collects is dropped when it is made, or when a later opt-out, denial or wipe would have
+/// deleted what it collected, so the order the app called in decides, never the order of kinds.
+/// Tokens, the error handler (and later the in-app callback) run in order with the calls, so a
+/// token set after `identify("a")` is a's token.
+enum PreInitEntry: Sendable {
+    /// `optOut()`, `optIn()`, `updateConsent(_:)`, `wipeData()`.
+    case decision(PrivacyDecision)
+    /// `setSdkAuthenticationToken(_:)`.
+    case authToken(String)
+    /// `setSdkAuthenticationErrorHandler(_:)` or its clearing (`nil`).
+    case authHandler(AuthErrorHandler?)
+    /// A call that collects or sends; `kind` is what the consent gate checks, `nil` for calls it
+    /// never drops (`reset`, `flush`, plugins, foreground, background).
+    case call(CallKind?, @Sendable (JoryioEngine) -> Void)
+
+    /// The privacy decision, if this entry is one.
+    var decision: PrivacyDecision? {
+        if case .decision(let decision) = self { decision } else { nil }
+    }
+
+    /// Whether a call of this entry collects data a wipe deletes (everything but withdrawals).
+    var isWipedCall: Bool {
+        guard case .call(let kind?, _) = self else { return false }
+        return kind != .withdrawal
+    }
+
+    /// Whether this entry is a call the gate `gate` drops.
+    func isDropped(by gate: (CallKind) -> CollectionGate) -> Bool {
+        guard case .call(let kind?, _) = self else { return false }
+        return gate(kind) == .drop
+    }
+}
