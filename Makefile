@@ -11,7 +11,7 @@ export NO_PROXY := 127.0.0.1,localhost,::1
 export no_proxy := 127.0.0.1,localhost,::1
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test test-swift test-sandbox demo bench lint format generate check-generated docs clean
+.PHONY: deps build test test-swift test-sandbox demo bench lint format generate check-generated check-rules docs clean
 
 ## deps: install the system libraries the package links (sqlite3, libcurl, zlib) when missing.
 deps:
@@ -68,6 +68,11 @@ check-generated: deps
 	done; \
 	if [ $$stale = 0 ]; then echo "Generated files are up to date."; fi; \
 	exit $$stale
+
+## check-rules: fail when a file under Modules, Tests or Tools cites a rule ID (BATCH-7, GAP-18, ...)
+## that docs/rules.md does not list; each missing ID is reported at its first citation.
+check-rules: deps
+	$(SWIFT) run $(STRICT) joryio-tools check-rules --root .
 
 ## docs: the DocC sites of the public products' modules under .build/docs/<Module>, offline, with the
 ## toolchain's docc and warnings as errors. Symbol graphs come from `swift package dump-symbol-graph`.

@@ -29,6 +29,7 @@ struct CommandTests {
         arguments: [
             (["--help"], "COMMANDS:"), (["help", "api-reference"], "--check-spec"),
             (["privacy-manifest", "--help"], "--module NAME"), (["api-reference", "-h"], "GRAPHS..."),
+            (["check-rules", "--help"], "--rules FILE"), (["help", "check-rules"], "--root DIR"),
         ]
     )
     func help(arguments: [String], expected: String) {
@@ -52,6 +53,8 @@ struct CommandTests {
                 ["privacy-manifest", "--output", "a", "--module", "Nope"],
                 "no privacy facts for module 'Nope' (known: Facade, Storage)"
             ),
+            (["check-rules", "Modules"], "unexpected argument 'Modules'"),
+            (["check-rules", "--root", "a", "--root", "b"], "may be given only once"),
         ]
     )
     func usageErrors(arguments: [String], expected: String) {
@@ -115,5 +118,88 @@ struct CommandTests {
         #expect(try String(contentsOfFile: markdown, encoding: .utf8) == Fixture.text("API.golden.md"))
         // The fixture graphs hold no type named Joryio, so every spec selector is reported missing.
         #expect(output.standardOutput.hasPrefix("SPEC §2.2: 0 of 3 selectors exist on Joryio."))
+    }
+
+    // MARK: - check-rules
+
+    /// A rule ID of a real family, assembled at run time so that `make check-rules` does not see it here.
+    private func rule(_ family: String, _ number: Int) -> String {
+        [family, String(number)].joined(separator: "-")
+    }
+
+    /// Writes `files` (relative path to contents) under a fresh temporary root.
+    private func tree(_ files: [String: String]) throws -> URL {
+        let root = try Fixture.temporaryDirectory()
+        for (path, text) in files {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(),
+                withIntermediateDirectories: true
+            )
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        return root
+    }
+
+    @Test("check-rules lists each cited ID missing from docs/rules.md at its first citation and exits 1")
+    func checkRulesMissing() throws {
+        let listed = self.rule("BATCH", 990)
+        let root = try self.tree([
+            "docs/rules.md": "## BATCH\n\n- **\(listed)** Listed.\n",
+            "Modules/Core/Queue.swift": "/// (\(listed))\n/// (\(self.rule("BATCH", 991)))\n",
+            "Tests/CoreTests/QueueTests.swift": "// \(self.rule("BATCH", 991)) \(self.rule("GAP", 990))\n",
+            "Tools/sandbox/joryio_sandbox/events.py": "\n# \(self.rule("CONSENT", 990))\n",
+            // Not scanned: Python outside the sandbox, hidden folders, other extensions and folders.
+            "Tools/scripts/helper.py": "# \(self.rule("AUTH", 990))\n",
+            "Modules/.build/Generated.swift": "// \(self.rule("AUTH", 991))\n",
+            "Tests/CoreTests/Fixtures/notes.md": "\(self.rule("AUTH", 992))\n",
+            "Plugins/Tool/plugin.swift": "// \(self.rule("AUTH", 993))\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let output = self.run(["check-rules", "--root", root.path])
+        #expect(output.exitCode == 1)
+        let rules = root.appendingPathComponent("docs/rules.md").path
+        let diagnostic = { (location: String, id: String) in
+            "\(root.path)/\(location): error: \(id) is cited here but \(rules) does not list it"
+        }
+        #expect(
+            output.standardError.split(separator: "\n").map(String.init) == [
+                diagnostic("Modules/Core/Queue.swift:2", self.rule("BATCH", 991)),
+                diagnostic("Tools/sandbox/joryio_sandbox/events.py:2", self.rule("CONSENT", 990)),
+                diagnostic("Tests/CoreTests/QueueTests.swift:1", self.rule("GAP", 990)),
+                "error: 3 of 4 cited rule IDs are missing from \(rules): "
+                    + "add a '- **ID** <the rule in one sentence>. Tests: ...' line for each",
+            ]
+        )
+    }
+
+    @Test("check-rules passes when every cited ID is listed, also with --rules elsewhere")
+    func checkRulesPasses() throws {
+        let id = self.rule("GAP", 990)
+        let root = try self.tree(["Modules/A.swift": "// \(id)\n", "elsewhere.md": "- **\(id)** Decided.\n"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let rules = root.appendingPathComponent("elsewhere.md").path
+        let output = self.run(["check-rules", "--root", root.path, "--rules", rules])
+        #expect(output.exitCode == 0, "\(output.standardError)")
+        #expect(output.standardOutput == "\(rules) lists all 1 rule IDs cited in the 1 files scanned.\n")
+    }
+
+    @Test("check-rules without rules.md or without any scanned folder exits 66")
+    func checkRulesMissingInput() throws {
+        let root = try self.tree(["docs/rules.md": ""])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let noFolders = self.run(["check-rules", "--root", root.path])
+        #expect(noFolders.exitCode == 66)
+        #expect(noFolders.standardError.contains("no Modules, Tests, Tools folder under \(root.path)"))
+        let noRules = self.run(["check-rules", "--root", root.path, "--rules", "/nonexistent/rules.md"])
+        #expect(noRules.exitCode == 66)
+        #expect(noRules.standardError.contains("/nonexistent/rules.md"))
+    }
+
+    @Test("This repository's docs/rules.md lists every rule ID its code and tests cite (make check-rules)")
+    func repositoryRules() {
+        let root = Fixture.directory.appendingPathComponent("../../..").standardizedFileURL.path
+        let output = self.run(["check-rules", "--root", root])
+        #expect(output.exitCode == 0, "\(output.standardError)")
     }
 }

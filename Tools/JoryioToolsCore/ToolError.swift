@@ -1,10 +1,12 @@
 /// Why a `joryio-tools` command failed, with the message it prints and the exit code it returns.
 package struct ToolError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The process exit code for a kind of failure (sysexits.h values).
+    /// The process exit code for a kind of failure (sysexits.h values, and 1 for a failed check).
     package struct ExitCode: Hashable, Sendable {
         /// The numeric exit status.
         package let rawValue: Int32
 
+        /// A check ran and found problems (the lint convention; not a sysexits.h value).
+        package static let checkFailed = ExitCode(rawValue: 1)
         /// The command line was wrong (`EX_USAGE`).
         package static let usage = ExitCode(rawValue: 64)
         /// An input was malformed or invalid (`EX_DATAERR`).

@@ -43,4 +43,43 @@ enum Files {
         }
         return found.sorted()
     }
+
+    /// The folders under a repository root whose files may cite rule IDs.
+    static let ruleSourceFolders = ["Modules", "Tests", "Tools"]
+
+    /// The files under `root` that may cite rule IDs, as paths relative to `root`, sorted: every
+    /// `*.swift` file in ``ruleSourceFolders`` and every `*.py` file under `Tools/sandbox`. Folders
+    /// whose name starts with `.` (`.build`, `.swiftpm`) are skipped.
+    ///
+    /// - Throws: ``ToolError`` (no input) when `root` holds none of the folders.
+    static func ruleSources(under root: String) throws(ToolError) -> [String] {
+        var found: [String] = []
+        var searched = 0
+        for folder in self.ruleSourceFolders {
+            let directory = (root as NSString).appendingPathComponent(folder)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
+            else { continue }
+            guard let enumerator = FileManager.default.enumerator(atPath: directory) else {
+                throw ToolError(.noInput, "cannot list \(directory)")
+            }
+            searched += 1
+            while let relative = enumerator.nextObject() as? String {
+                let components = relative.split(separator: "/")
+                guard !components.contains(where: { $0.hasPrefix(".") }) else {
+                    // A hidden folder: do not descend (the check above still covers its files).
+                    if components.last?.hasPrefix(".") == true { enumerator.skipDescendants() }
+                    continue
+                }
+                let path = folder + "/" + relative
+                if path.hasSuffix(".swift") || (path.hasPrefix("Tools/sandbox/") && path.hasSuffix(".py")) {
+                    found.append(path)
+                }
+            }
+        }
+        guard searched > 0 else {
+            throw ToolError(.noInput, "no \(self.ruleSourceFolders.joined(separator: ", ")) folder under \(root)")
+        }
+        return found.sorted()
+    }
 }

@@ -22,9 +22,10 @@ package enum JoryioToolsCommand {
         COMMANDS:
           api-reference      Write docs/API.md from public symbol graphs; optionally check SPEC §2.2.
           privacy-manifest   Write PrivacyInfo.xcprivacy (and its JSON) from the modules' PrivacyFacts.
+          check-rules        Fail when code cites a rule ID (BATCH-7, GAP-18, ...) that docs/rules.md lacks.
           help               Show this help, or a command's help: joryio-tools help <command>.
 
-        Exit codes: 0 success, 64 usage error, 65 invalid input, 66 missing input, 73 cannot write.
+        Exit codes: 0 success, 1 check failed, 64 usage error, 65 invalid input, 66 missing input, 73 cannot write.
 
         """
 
@@ -60,6 +61,24 @@ package enum JoryioToolsCommand {
 
         """
 
+    /// `check-rules` help.
+    package static let checkRulesUsage = """
+        USAGE: joryio-tools check-rules [--root DIR] [--rules FILE]
+
+        Finds the rule IDs of the specification's families (BATCH-7, CONSENT-3, GAP-18, ...) cited in
+        *.swift files under DIR/Modules, DIR/Tests and DIR/Tools and in *.py files under
+        DIR/Tools/sandbox (folders starting with '.' skipped), and fails when docs/rules.md has no
+        `- **ID**` line or heading for one of them. Each missing ID is reported at its first citation.
+
+        OPTIONS:
+          --root DIR      The repository root (default: the current directory).
+          --rules FILE    The rules list (default: DIR/docs/rules.md).
+          --help          Show this help.
+
+        Exits 0 when every cited ID is listed, 1 when some are missing.
+
+        """
+
     /// Runs one command line (without the program name) against the facts of the linked modules.
     package static func run(_ arguments: [String], linkedFacts: [PrivacyFacts]) -> CommandOutput {
         guard let command = arguments.first else {
@@ -75,6 +94,8 @@ package enum JoryioToolsCommand {
                 return try self.apiReference(rest)
             case "privacy-manifest":
                 return try self.privacyManifest(rest, linkedFacts: linkedFacts)
+            case "check-rules":
+                return try self.checkRules(rest)
             default:
                 throw ToolError(.usage, "unknown command '\(command)'")
             }
@@ -92,6 +113,7 @@ package enum JoryioToolsCommand {
         switch command {
         case "api-reference": apiReferenceUsage
         case "privacy-manifest": privacyManifestUsage
+        case "check-rules": checkRulesUsage
         default: nil
         }
     }
@@ -136,6 +158,47 @@ package enum JoryioToolsCommand {
             standardOutput = coverage.renderReport()
         }
         return CommandOutput(exitCode: 0, standardOutput: standardOutput, standardError: report)
+    }
+
+    private static func checkRules(_ arguments: [String]) throws(ToolError) -> CommandOutput {
+        let parsed = try Arguments(arguments, valued: ["root", "rules"], flags: ["help"])
+        if parsed.flags.contains("help") {
+            return CommandOutput(exitCode: 0, standardOutput: checkRulesUsage, standardError: "")
+        }
+        guard parsed.positional.isEmpty else {
+            throw ToolError(.usage, "unexpected argument '\(parsed.positional[0])'")
+        }
+        let root = try parsed.single("root") ?? "."
+        let display = { (relative: String) in
+            root == "." ? relative : (root as NSString).appendingPathComponent(relative)
+        }
+        let rulesPath = try parsed.single("rules") ?? display("docs/rules.md")
+        let rules = String(decoding: try Files.read(rulesPath), as: UTF8.self)
+        var sources: [(path: String, text: String)] = []
+        for relative in try Files.ruleSources(under: root) {
+            let path = display(relative)
+            sources.append((path, String(decoding: try Files.read(path), as: UTF8.self)))
+        }
+        let cited = RuleCitations.firstCitations(in: sources)
+        let missing = RuleCitations.missing(rules: rules, sources: sources)
+        guard !missing.isEmpty else {
+            return CommandOutput(
+                exitCode: 0,
+                standardOutput:
+                    "\(rulesPath) lists all \(cited.count) rule IDs cited in the \(sources.count) files scanned.\n",
+                standardError: ""
+            )
+        }
+        var report = missing.map { "\($0.location): error: \($0.id) is cited here but \(rulesPath) does not list it\n" }
+        report.append(
+            "error: \(missing.count) of \(cited.count) cited rule IDs are missing from \(rulesPath): "
+                + "add a '- **ID** <the rule in one sentence>. Tests: ...' line for each\n"
+        )
+        return CommandOutput(
+            exitCode: ToolError.ExitCode.checkFailed.rawValue,
+            standardOutput: "",
+            standardError: report.joined()
+        )
     }
 
     private static func privacyManifest(
