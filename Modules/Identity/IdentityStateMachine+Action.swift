@@ -18,14 +18,15 @@ extension IdentityStateMachine {
         /// Queue the durable identify write of `userId` under the current anonymous id (IDENT-3);
         /// the durable channel holds it while consent is pending (CONSENT-3).
         case enqueueIdentify(userId: String)
-        /// Purge unconfirmed attribute writes (ATTR-15, IDENT-6); durable writes stay (IDENT-11).
-        case purgeAttributeWrites
         /// Start a new session at once and announce it when collection allows (SESS-4, IDENT-6).
         case startNewSession
         /// Delete every queued event, stored or pending (WIPE-1).
         case discardQueuedEvents
-        /// Drop the pending identify, alias and sign-up writes; withdrawals stay (WIPE-6).
-        case dropCollectingWrites
+        /// Every feature deletes what it stored except withdrawals: unconfirmed attribute writes,
+        /// pending identify, alias and sign-up writes (WIPE-1, WIPE-6). Attribute writes purged on
+        /// `reset()` (ATTR-15) follow from ``userChanged(previous:current:reason:)`` instead, since
+        /// features react to identity changes themselves; durable writes stay (IDENT-11).
+        case wipeFeatures
         /// Forget the session, stored and current; the next activity starts one (SESS-5, WIPE-4).
         case clearSession
         /// The current user changed: update the SDK-auth token book (AUTH-5, AUTH-6, IDENT-10) and

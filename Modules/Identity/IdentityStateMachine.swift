@@ -120,7 +120,7 @@ package struct IdentityStateMachine: Sendable, Equatable {
         self.state.anonymousId = newAnonymousId
         self.state.userId = nil
         self.state.identifyAtStart = nil
-        var actions: [Action] = [.persistAnonymousId(newAnonymousId), .persistUserId(nil), .purgeAttributeWrites]
+        var actions: [Action] = [.persistAnonymousId(newAnonymousId), .persistUserId(nil)]
         actions += self.setKept(false)
         actions += [.startNewSession, .publish, .userChanged(previous: previous, current: nil, reason: .reset)]
         return actions
@@ -131,7 +131,7 @@ package struct IdentityStateMachine: Sendable, Equatable {
     /// (WIPE-1, WIPE-6, WIPE-7, SESS-5). Withdrawals, the opt-out and a denial stay (WIPE-3).
     private mutating func wipe(newAnonymousId: String, newDeviceId: String) -> [Action] {
         let previous = self.state.userId
-        var actions: [Action] = [.discardQueuedEvents, .purgeAttributeWrites, .dropCollectingWrites]
+        var actions: [Action] = [.discardQueuedEvents, .wipeFeatures]
         actions += self.setKept(false)
         actions += [
             .clearSession,

@@ -9,15 +9,6 @@ internal import JoryioIdentity
 /// It lives in one ``ExecutorBound`` box: no field has its own lock, every job sees and changes the
 /// whole state at once, and touching it from another thread asserts in debug builds.
 struct EngineState {
-    /// The ids the SDK works with.
-    struct Identity: Equatable {
-        var anonymousId: String
-        var userId: String?
-        var deviceId: String
-        /// A `JoryioConfig.userId` that differs from the stored user: identified at start (GAP-22).
-        var identifyAtStart: String?
-    }
-
     /// Events accepted but not stored yet: written in one transaction per drained burst.
     struct PendingEvents {
         var payloads: [Data] = []
@@ -28,7 +19,10 @@ struct EngineState {
         var failing = false
     }
 
-    var identity: Identity
+    /// The ids, and the identify owed at start or kept while collection is off (IDENT, GAP-22).
+    var identityMachine: IdentityStateMachine
+    /// The ids the SDK works with now.
+    var identity: IdentityStateMachine.State { self.identityMachine.state }
     var privacy: PrivacyStateMachine
     /// What `privacy.start` decided at `initialize()`, performed by the start job (INIT-10).
     var startActions: [PrivacyStateMachine.Action]

@@ -1,6 +1,7 @@
 internal import Foundation
 package import JoryioAuth
 internal import JoryioCore
+internal import JoryioIdentity
 internal import JoryioDelivery
 internal import JoryioFeature
 

@@ -3,6 +3,7 @@ internal import JoryioConsent
 internal import JoryioCore
 internal import JoryioDelivery
 internal import JoryioFeature
+internal import JoryioIdentity
 
 /// What the engine offers its features, and what it loads at init.
 extension JoryioEngine {
@@ -45,39 +46,64 @@ extension JoryioEngine {
         )
     }
 
-    /// Reinstall detection (STORE-8, GAP-52): the settings store is deleted with the app but the
-    /// Keychain is not, so secure items found without the install marker belong to an earlier
-    /// installation and are deleted before use.
-    private static func clearSecureStoreAfterReinstall(stores: JoryioStores, logger: Logger) {
-        guard stores.keyValue.string(forKey: StoreKey.installMarker) == nil else { return }
-        do {
-            try stores.secure.removeAll()
-        } catch {
-            logger.error("cannot clear secure items left by an earlier installation: \(error)")
-        }
-        stores.keyValue.save("1", forKey: StoreKey.installMarker, logger: logger)
-    }
-
-    /// The ids stored on the device (STORE-1, STORE-3), or new ones. `config.anonymousId` and
-    /// `config.userId` win over stored ids (GAP-22).
-    static func loadIdentity(
+    /// What the identity machine needs at launch: the stored ids (STORE-1, STORE-3), the install
+    /// marker (reinstall detection, STORE-8, GAP-52), the configuration's ids (GAP-22), and a fresh
+    /// id only where one will be used, so ids are drawn in the same order as before.
+    static func launch(
         config: JoryioConfig,
         stores: JoryioStores,
         environment: JoryioEnvironment,
         logger: Logger
-    ) -> EngineState.Identity {
+    ) -> IdentityStateMachine.Launch {
         let keyValue = stores.keyValue
-        Self.clearSecureStoreAfterReinstall(stores: stores, logger: logger)
-        let storedAnonymous = keyValue.string(forKey: StoreKey.anonymousId)
-        let anonymousId = config.anonymousId.nonEmpty ?? storedAnonymous ?? environment.identifiers.next()
-        if storedAnonymous != anonymousId { keyValue.save(anonymousId, forKey: StoreKey.anonymousId, logger: logger) }
-        let storedDevice = keyValue.string(forKey: StoreKey.deviceId)
-        let deviceId = storedDevice ?? environment.identifiers.next()
-        if storedDevice != deviceId { keyValue.save(deviceId, forKey: StoreKey.deviceId, logger: logger) }
-        let storedUser = stores.secure.string(forKey: StoreKey.userId, logger: logger)
-        let userId = config.userId.nonEmpty ?? storedUser
-        if let userId, userId != storedUser { stores.secure.save(userId, forKey: StoreKey.userId, logger: logger) }
-        let changed = config.userId.nonEmpty.flatMap { $0 == storedUser ? nil : $0 }
-        return EngineState.Identity(anonymousId: anonymousId, userId: userId, deviceId: deviceId, identifyAtStart: changed)
+        let storedAnonymous = keyValue.string(forKey: StoreKey.anonymousId).nonEmpty
+        let freshAnonymous = config.anonymousId.nonEmpty == nil && storedAnonymous == nil ? environment.identifiers.next() : ""
+        let storedDevice = keyValue.string(forKey: StoreKey.deviceId).nonEmpty
+        let freshDevice = storedDevice == nil ? environment.identifiers.next() : ""
+        let installMarker = keyValue.string(forKey: StoreKey.installMarker) != nil
+        return IdentityStateMachine.Launch(
+            storedAnonymousId: storedAnonymous,
+            storedDeviceId: storedDevice,
+            storedUserId: installMarker ? stores.secure.string(forKey: StoreKey.userId, logger: logger) : nil,
+            identifyKept: keyValue.string(forKey: StoreKey.identifyKept) != nil,
+            installMarker: installMarker,
+            configAnonymousId: config.anonymousId,
+            configUserId: config.userId,
+            freshAnonymousId: freshAnonymous,
+            freshDeviceId: freshDevice
+        )
+    }
+
+    /// Carries out the launch's identity actions on the stores (before the executor owns anything).
+    static func performLaunch(_ actions: [IdentityStateMachine.Action], stores: JoryioStores, logger: Logger) {
+        for action in actions {
+            Self.store(action, stores: stores, logger: logger)
+        }
+    }
+
+    /// The storage part of an identity action; `false` when the action is not about storage.
+    @discardableResult
+    static func store(_ action: IdentityStateMachine.Action, stores: JoryioStores, logger: Logger) -> Bool {
+        switch action {
+        case .clearSecureStore:
+            do {
+                try stores.secure.removeAll()
+            } catch {
+                logger.error("cannot clear the secure store: \(error)")
+            }
+        case .writeInstallMarker:
+            stores.keyValue.save("1", forKey: StoreKey.installMarker, logger: logger)
+        case .persistAnonymousId(let id):
+            stores.keyValue.save(id, forKey: StoreKey.anonymousId, logger: logger)
+        case .persistDeviceId(let id):
+            stores.keyValue.save(id, forKey: StoreKey.deviceId, logger: logger)
+        case .persistUserId(let userId):
+            stores.secure.save(userId, forKey: StoreKey.userId, logger: logger)
+        case .setKeptMarker(let kept):
+            stores.keyValue.save(kept ? "true" : nil, forKey: StoreKey.identifyKept, logger: logger)
+        default:
+            return false
+        }
+        return true
     }
 }

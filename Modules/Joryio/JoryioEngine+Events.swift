@@ -1,6 +1,7 @@
 package import Foundation
 internal import JoryioConsent
 package import JoryioCore
+internal import JoryioIdentity
 internal import JoryioDelivery
 
 /// The event pipeline on the engine (EVT, BATCH): validate → gate → enrich → plugins → persist.

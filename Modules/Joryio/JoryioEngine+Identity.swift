@@ -9,36 +9,60 @@ extension JoryioEngine {
     /// `identify(_:)`: later events carry `userId`. While opted out or denied the id is only kept
     /// on the device (IDENT-5); identifying someone else is a logout plus a login (IDENT-4).
     package func identify(_ userId: String, at now: Date) {
-        let previous = self.state.withValue { state -> String? in
-            defer { state.identity.userId = userId }
-            return state.identity.userId
-        }
-        self.stores.secure.save(userId, forKey: StoreKey.userId, logger: self.logger)
-        guard previous != userId else { return }
-        if self.state.value.privacy.state.gate(.identify) == .keepLocally {
+        if self.identifyGate == .keepLocally, self.state.value.identity.userId != userId {
             self.logger.debug("identify: user id kept on the device only (opted out or consent denied)")
         }
-        self.sendIdentify(userId, timestamp: now)
-        self.identityChanged(.identified(previous: previous, current: userId))
+        self.identity(.identify(userId: userId, gate: self.identifyGate), at: now)
     }
 
     /// `reset()`: a new anonymous id (made on the caller's thread, IDENT-7), no user id, and a new
-    /// session announced at once (IDENT-6, SESS-4). Queued events keep their ids (IDENT-9).
+    /// session announced at once (IDENT-6, SESS-4). Queued events keep their ids (IDENT-9); features
+    /// follow (unconfirmed attribute writes are purged, ATTR-15; durable writes stay, IDENT-11).
     package func reset(newAnonymousId: String, at now: Date) {
-        let previous = self.state.value.identity.userId
-        self.state.withValue {
-            $0.identity.anonymousId = newAnonymousId
-            $0.identity.userId = nil
+        self.identity(.reset(newAnonymousId: newAnonymousId), at: now)
+    }
+
+    /// The identify gate of the consent × opt-out matrix, as the identity machine reads it.
+    var identifyGate: IdentityStateMachine.Gate {
+        switch self.state.value.privacy.state.gate(.identify) {
+        case .accept: .accept
+        case .hold: .hold
+        case .keepLocally: .keepLocally
+        case .drop: .drop
         }
-        self.stores.keyValue.save(newAnonymousId, forKey: StoreKey.anonymousId, logger: self.logger)
-        self.stores.secure.save(nil, forKey: StoreKey.userId, logger: self.logger)
-        self.forgetKeptIdentify()
-        let sessionId = self.environment.identifiers.next()
-        self.state.withValue { _ = $0.sessions.startNew(at: now, id: sessionId) }
-        self.persistSession()
-        self.announceSessionIfAllowed()
-        // Features follow: unconfirmed attribute writes are purged (ATTR-15); durable writes stay (IDENT-11).
-        self.identityChanged(.reset(previous: previous))
+    }
+
+    /// Runs `input` through the identity machine and carries out its actions, in order.
+    func identity(_ input: IdentityStateMachine.Input, at now: Date) {
+        let actions = self.state.withValue { $0.identityMachine.handle(input) }
+        for action in actions {
+            if Self.store(action, stores: self.stores, logger: self.logger) { continue }
+            switch action {
+            case .enqueueIdentify(let userId):
+                self.enqueueDurable(.identify, timestamp: now, userId: .some(userId))
+            case .startNewSession:
+                let sessionId = self.environment.identifiers.next()
+                self.state.withValue { _ = $0.sessions.startNew(at: now, id: sessionId) }
+                self.persistSession()
+                self.announceSessionIfAllowed()
+            case .discardQueuedEvents:
+                self.discardQueuedEvents()
+            case .wipeFeatures:
+                self.features.each { $0.wipe() }
+            case .clearSession:
+                self.state.withValue { $0.sessions.clear() }
+                self.persistSession()
+            case .userChanged(let previous, let current, let reason):
+                switch reason {
+                case .identified: self.identityChanged(.identified(previous: previous, current: current ?? ""))
+                case .reset: self.identityChanged(.reset(previous: previous))
+                case .wiped: self.identityChanged(.wiped(previous: previous))
+                }
+            case .publish, .clearSecureStore, .writeInstallMarker, .persistAnonymousId, .persistDeviceId,
+                .persistUserId, .setKeptMarker:
+                break  // the engine publishes after every command; storage was handled above
+            }
+        }
     }
 
     /// Tells auth and every feature, in registration order, that the identity changed.

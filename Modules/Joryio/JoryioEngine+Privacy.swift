@@ -39,7 +39,10 @@ extension JoryioEngine {
                 self.logger.info("tracking_opted_out=\(optedOut) queued for the server")
             case .discardCollected:
                 let count = self.discardQueuedEvents()
-                self.keepUnsentIdentify()
+                // The current user's identify still waiting is owed again once allowed (IDENT-5).
+                let userId = self.state.value.identity.userId
+                let pending = self.durable?.pending.contains { $0.kind == .identify && $0.userId == userId } ?? false
+                self.identity(.collectionStopped(identifyPending: pending), at: self.environment.clock.now())
                 self.features.each { $0.privacyChanged(.collectionStopped) }
                 self.logger.info("collection stopped: \(count) queued events and unconfirmed writes deleted; withdrawals are kept")
             case .resumeCollection:
@@ -49,7 +52,7 @@ extension JoryioEngine {
                     self.features.each { $0.privacyChanged(.applied(privacy)) }
                 }
                 self.features.each { $0.privacyChanged(.collectionResumed) }
-                self.sendKeptIdentify()
+                self.identity(.collectionResumed, at: self.environment.clock.now())
                 self.announceSessionIfAllowed()
             case .wipe:
                 self.wipe()
@@ -57,34 +60,13 @@ extension JoryioEngine {
         }
     }
 
-    /// `wipeData()`: deletes the ids, the queue and the session; keeps the opt-out and a stored
-    /// denial (WIPE-1, WIPE-3, WIPE-11). The next event starts a new session (WIPE-4).
+    /// `wipeData()`: deletes the ids, the queue, the session and what features stored; keeps the
+    /// opt-out, a stored denial and withdrawals (WIPE-1, WIPE-3, WIPE-6, WIPE-11). The next event
+    /// starts a new session (WIPE-4).
     func wipe() {
-        let previous = self.state.value.identity.userId
-        let count = self.discardQueuedEvents()
-        self.features.each { $0.wipe() }
-        self.forgetKeptIdentify()
-        let keyValue = self.stores.keyValue
-        for key in [StoreKey.anonymousId, StoreKey.deviceId, StoreKey.session] {
-            keyValue.save(nil, forKey: key, logger: self.logger)
-        }
-        do {
-            try self.stores.secure.removeAll()
-        } catch {
-            self.logger.error("cannot clear the secure store: \(error)")
-        }
-        let fresh = EngineState.Identity(
-            anonymousId: self.environment.identifiers.next(),
-            userId: nil,
-            deviceId: self.environment.identifiers.next()
-        )
-        keyValue.save(fresh.anonymousId, forKey: StoreKey.anonymousId, logger: self.logger)
-        keyValue.save(fresh.deviceId, forKey: StoreKey.deviceId, logger: self.logger)
-        self.state.withValue {
-            $0.identity = fresh
-            $0.sessions.clear()
-        }
-        self.identityChanged(.wiped(previous: previous))
+        let count = self.queuedCount()
+        let identifiers = self.environment.identifiers
+        self.identity(.wipe(newAnonymousId: identifiers.next(), newDeviceId: identifiers.next()), at: self.environment.clock.now())
         self.logger.info("wipeData: ids, session, \(count) queued events and unconfirmed writes deleted; withdrawals and opt-out kept")
     }
 }

@@ -1,6 +1,7 @@
 internal import Foundation
 internal import JoryioConsent
 internal import JoryioCore
+internal import JoryioIdentity
 internal import JoryioDelivery
 
 /// Durable writes, aliases and subscriptions on the engine (DURABLE, IDENT-12…15, SUB).
@@ -44,45 +45,5 @@ extension JoryioEngine {
             timestamp: timestamp
         )
         durable.enqueue(write)
-    }
-
-    /// The durable `identify` write (IDENT-3): sent when collection is allowed, held while
-    /// pending; while opted out or denied only a marker is kept, and the identify runs when
-    /// collection is allowed again (IDENT-5).
-    func sendIdentify(_ userId: String, timestamp: Date) {
-        switch self.state.value.privacy.state.gate(.identify) {
-        case .accept, .hold:
-            self.stores.keyValue.save(nil, forKey: StoreKey.identifyKept, logger: self.logger)
-            self.enqueueDurable(.identify, timestamp: timestamp, userId: .some(userId))
-        case .keepLocally, .drop:
-            self.stores.keyValue.save("true", forKey: StoreKey.identifyKept, logger: self.logger)
-        }
-    }
-
-    /// Runs the identify kept while collection was off, once it is allowed (IDENT-5, OPTOUT-8).
-    func sendKeptIdentify() {
-        // Only once collection is allowed: a launch while pending keeps the marker, so a later
-        // denial cannot lose the identify and an identify of someone else meanwhile replaces it.
-        guard self.stores.keyValue.string(forKey: StoreKey.identifyKept) != nil,
-            self.state.value.privacy.state.gate(.identify) == .accept
-        else { return }
-        self.stores.keyValue.save(nil, forKey: StoreKey.identifyKept, logger: self.logger)
-        guard let userId = self.state.value.identity.userId else { return }
-        self.logger.info("collection allowed again: sending the identify kept on the device")
-        self.enqueueDurable(.identify, timestamp: self.environment.clock.now(), userId: .some(userId))
-    }
-
-    /// Collection stops while the current user's identify still waits: it is dropped with the other
-    /// collecting writes, and owed again once collection is allowed (IDENT-5).
-    func keepUnsentIdentify() {
-        guard let userId = self.state.value.identity.userId,
-            self.durable?.pending.contains(where: { $0.kind == .identify && $0.userId == userId }) == true
-        else { return }
-        self.stores.keyValue.save("true", forKey: StoreKey.identifyKept, logger: self.logger)
-    }
-
-    /// Forgets a user id kept while collection was off (IDENT-5: `reset()` and `wipeData()`).
-    func forgetKeptIdentify() {
-        self.stores.keyValue.save(nil, forKey: StoreKey.identifyKept, logger: self.logger)
     }
 }

@@ -48,7 +48,10 @@ package final class JoryioEngine: Sendable {
         self.logger = logger
         let stores = environment.openStores(config, sdkKey, logger.scoped("storage"))
         self.stores = stores
-        let identity = Self.loadIdentity(config: config, stores: stores, environment: environment, logger: logger)
+        var identityMachine = IdentityStateMachine()
+        let launchActions = identityMachine.handle(.launch(Self.launch(config: config, stores: stores, environment: environment, logger: logger)))
+        Self.performLaunch(launchActions, stores: stores, logger: logger)
+        let identity = identityMachine.state
         var privacy = Self.loadPrivacy(from: stores.keyValue)
         let startActions = privacy.start(
             configOptOut: config.optOut,
@@ -57,7 +60,7 @@ package final class JoryioEngine: Sendable {
         )
         self.state = ExecutorBound(
             EngineState(
-                identity: identity,
+                identityMachine: identityMachine,
                 privacy: privacy,
                 startActions: startActions,
                 sessions: SessionTracker(timeout: config.sessionTimeout, stored: Self.loadSession(from: stores.keyValue)),
@@ -103,13 +106,7 @@ package final class JoryioEngine: Sendable {
             return state.startActions
         }
         self.perform(actions)
-        if let userId = self.state.withValue({ state -> String? in
-            defer { state.identity.identifyAtStart = nil }
-            return state.identity.identifyAtStart
-        }) {
-            self.sendIdentify(userId, timestamp: self.environment.clock.now())
-        }
-        self.sendKeptIdentify()
+        self.identity(.start(identifyGate: self.identifyGate), at: self.environment.clock.now())
         self.announceSessionIfAllowed()
         for entry in entries {
             switch entry {

@@ -70,7 +70,7 @@ import Testing
         let actions = machine.handle(.reset(newAnonymousId: ID.anon1))
         let forget: [Action] = fixture.kept ? [.setKeptMarker(false)] : []  // IDENT-5
         #expect(
-            actions == [.persistAnonymousId(ID.anon1), .persistUserId(nil), .purgeAttributeWrites] + forget + [
+            actions == [.persistAnonymousId(ID.anon1), .persistUserId(nil)] + forget + [
                 .startNewSession, .publish, .userChanged(previous: fixture.userId, current: nil, reason: .reset),
             ]
         )
@@ -83,7 +83,7 @@ import Testing
             identifyAtStart: nil
         )
         #expect(machine.state == expected)
-        #expect(!actions.contains(.dropCollectingWrites) && !actions.contains(.clearSecureStore))  // IDENT-11
+        #expect(!actions.contains(.wipeFeatures) && !actions.contains(.clearSecureStore))  // IDENT-11
     }
 
     @Test(arguments: Fixture.allCases)
@@ -92,7 +92,7 @@ import Testing
         let actions = machine.handle(.wipe(newAnonymousId: ID.anon1, newDeviceId: ID.dev1))
         let forget: [Action] = fixture.kept ? [.setKeptMarker(false)] : []  // WIPE-7
         #expect(
-            actions == [.discardQueuedEvents, .purgeAttributeWrites, .dropCollectingWrites] + forget + [
+            actions == [.discardQueuedEvents, .wipeFeatures] + forget + [
                 .clearSession, .clearSecureStore, .persistAnonymousId(ID.anon1), .persistDeviceId(ID.dev1),
                 .userChanged(previous: fixture.userId, current: nil, reason: .wiped), .publish,
             ]
