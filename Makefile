@@ -11,7 +11,7 @@ export NO_PROXY := 127.0.0.1,localhost,::1
 export no_proxy := 127.0.0.1,localhost,::1
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test test-swift test-sandbox demo bench lint format generate check-generated check-rules docs clean
+.PHONY: consumer deps build test test-swift test-sandbox demo bench lint format generate check-generated check-rules docs clean
 
 ## deps: install the system libraries the package links (sqlite3, libcurl, zlib) when missing.
 deps:
@@ -37,12 +37,20 @@ test-swift:
 demo: deps
 	$(SWIFT) run $(STRICT) joryio-demo
 
+## consumer: a separate package that depends on this one as an app would (public API only): the
+## JoryioAnalytics product with JoryioTesting, tracked against a recording transport and checked, and
+## the README's usage sample compiled against the Joryio product.
+consumer: deps
+	$(SWIFT) build --package-path Examples/Consumer -Xswiftc -warnings-as-errors
+	Examples/Consumer/.build/debug/analytics-consumer
+	Examples/Consumer/.build/debug/docs-examples
+
 ## bench: the figures in docs/performance.md (release build, a few minutes; never part of `make test`).
 ## Quiet the machine first: other builds on the 2 cores skew every figure.
 bench: deps
 	$(SWIFT) run -c release joryio-bench
 
-## generate: docs/API.md, Modules/Joryio/PrivacyInfo.xcprivacy and docs/PrivacyInfo.json through the
+## generate: docs/API.md, Modules/Kit/PrivacyInfo.xcprivacy and docs/PrivacyInfo.json through the
 ## two command plugins (the same commands a release pipeline runs). Commit the result.
 PLUGIN = $(SWIFT) package $(STRICT) --allow-writing-to-package-directory
 PLUTIL ?= plutil
@@ -50,16 +58,16 @@ CHECK_DIR = .build/check-generated
 generate: deps
 	$(PLUGIN) generate-api-reference
 	$(PLUGIN) generate-privacy-manifest
-	$(PLUTIL) -lint Modules/Joryio/PrivacyInfo.xcprivacy
+	$(PLUTIL) -lint Modules/Kit/PrivacyInfo.xcprivacy
 
 ## check-generated: regenerate into $(CHECK_DIR) and fail when a checked-in generated file differs.
 check-generated: deps
 	rm -rf $(CHECK_DIR)
 	$(PLUGIN) generate-api-reference --output $(CHECK_DIR)/API.md
 	$(PLUGIN) generate-privacy-manifest --output $(CHECK_DIR)/PrivacyInfo.xcprivacy --json $(CHECK_DIR)/PrivacyInfo.json
-	$(PLUTIL) -lint Modules/Joryio/PrivacyInfo.xcprivacy $(CHECK_DIR)/PrivacyInfo.xcprivacy
+	$(PLUTIL) -lint Modules/Kit/PrivacyInfo.xcprivacy $(CHECK_DIR)/PrivacyInfo.xcprivacy
 	@stale=0; \
-	for pair in docs/API.md:API.md Modules/Joryio/PrivacyInfo.xcprivacy:PrivacyInfo.xcprivacy \
+	for pair in docs/API.md:API.md Modules/Kit/PrivacyInfo.xcprivacy:PrivacyInfo.xcprivacy \
 			docs/PrivacyInfo.json:PrivacyInfo.json; do \
 		file=$${pair%%:*}; fresh=$(CHECK_DIR)/$${pair##*:}; \
 		if ! diff -u "$$file" "$$fresh"; then \
@@ -79,7 +87,7 @@ check-rules: deps
 ## (One site per module: docc does not resolve ``links`` into another module's symbols, which is
 ## why JoryioTransport.docc, full of JoryioCore links and not a product, is not built here.)
 DOCC ?= docc
-DOC_MODULES = Joryio JoryioTesting
+DOC_MODULES = JoryioKit JoryioTesting
 SYMBOL_GRAPHS = .build/docs-symbol-graphs
 docs: deps
 	$(SWIFT) package $(STRICT) dump-symbol-graph --minimum-access-level public --skip-synthesized-members \

@@ -1,6 +1,2 @@
-// `import Joryio` is all an app writes: the types the public API mentions (LogLevel, LogSink,
-// JSONValue, QueueStore, JoryioTransportError …) come with it.
-@_exported public import JoryioCore
-@_exported public import JoryioDelivery
-@_exported public import JoryioConsent
-@_exported public import JoryioAuth
+// The `Joryio` product: every feature. See `Joryio+Shared.swift` for the shared instance.
+@_exported public import JoryioKit

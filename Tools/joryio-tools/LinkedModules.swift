@@ -1,4 +1,4 @@
-internal import Joryio
+internal import JoryioKit
 internal import JoryioCore
 internal import JoryioStorage
 

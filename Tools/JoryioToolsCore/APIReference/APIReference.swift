@@ -46,10 +46,15 @@ package struct APIReference: Sendable, Equatable {
 
     /// Builds the tables of every module in `graphs`; graphs of the same module (a module's main
     /// graph and its extension graphs) are merged and duplicate symbols dropped.
-    package init(graphs: [SymbolGraph]) {
+    ///
+    /// - Parameter only: For a module re-exported type by type (`@_exported import enum M.T`), the
+    ///   top-level names to keep, by module; modules not listed keep every public symbol.
+    package init(graphs: [SymbolGraph], only: [String: Set<String>] = [:]) {
         var symbolsByModule: [String: [String: SymbolGraph.Symbol]] = [:]
         for graph in graphs {
+            let kept = only[graph.module.name]
             for symbol in graph.symbols where symbol.accessLevel == "public" || symbol.accessLevel == "open" {
+                if let kept, !kept.contains(symbol.pathComponents.first ?? "") { continue }
                 symbolsByModule[graph.module.name, default: [:]][symbol.identifier.precise] = symbol
             }
         }

@@ -39,6 +39,8 @@ package enum JoryioToolsCommand {
         OPTIONS:
           --output FILE        Where to write the Markdown (for example docs/API.md).
           --check-spec FILE    Print which selectors of the spec's #### 2.2.x tables exist on Joryio.
+          --only MODULE.TYPE   Document only these types of MODULE (repeatable): a module re-exported
+                               type by type (`@_exported import enum MODULE.TYPE`).
           --help               Show this help.
 
         At least one of --output and --check-spec is required.
@@ -119,7 +121,7 @@ package enum JoryioToolsCommand {
     }
 
     private static func apiReference(_ arguments: [String]) throws(ToolError) -> CommandOutput {
-        let parsed = try Arguments(arguments, valued: ["output", "check-spec"], flags: ["help"])
+        let parsed = try Arguments(arguments, valued: ["output", "check-spec", "only"], flags: ["help"])
         if parsed.flags.contains("help") {
             return CommandOutput(exitCode: 0, standardOutput: apiReferenceUsage, standardError: "")
         }
@@ -142,7 +144,15 @@ package enum JoryioToolsCommand {
         for file in files {
             graphs.append(try SymbolGraph(json: try Files.read(file), origin: file))
         }
-        let reference = APIReference(graphs: graphs)
+        var only: [String: Set<String>] = [:]
+        for name in parsed.options["only"] ?? [] {
+            let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw ToolError(.usage, "--only takes MODULE.TYPE, got '\(name)'")
+            }
+            only[parts[0], default: []].insert(parts[1])
+        }
+        let reference = APIReference(graphs: graphs, only: only)
         var report = ""
         if let output {
             try Files.write(reference.renderMarkdown(), to: output)

@@ -5,13 +5,12 @@ public import JoryioDelivery
 
 /// The Joryio SDK: event tracking with a durable offline queue.
 ///
-/// Use the shared instance in apps (`Joryio.shared.initialize(...)`), or create more instances for
-/// extra workspaces and tests. Every public method is safe to call from any thread and before
-/// ``initialize(sdkKey:apiHost:config:)``: calls return at once and run in order on the SDK's own
-/// serial engine.
+/// Apps use the shared instance (`Joryio.shared.initialize(...)`), which the product they import
+/// defines: `import Joryio` for every feature, `import JoryioAnalytics` for tracking, identity,
+/// consent, attributes and SDK auth without push, in-app or e-commerce code. Every public method is
+/// safe to call from any thread and before ``initialize(sdkKey:apiHost:config:)``: calls return at
+/// once and run in order on the SDK's own serial engine.
 public final class Joryio: Sendable {
-    /// The shared instance apps use.
-    public static let shared = Joryio()
 
     struct State {
         var engine: JoryioEngine?
@@ -31,18 +30,17 @@ public final class Joryio: Sendable {
     package static let preInitCapacity = 1000
 
     let environment: JoryioEnvironment
+    /// The features this instance runs, chosen by the product that made it.
+    let features: FeatureCatalog
     let state = Locked(State())
     /// What getters read: written by the engine only, plus calls it has not run yet.
     let board = SnapshotBoard()
 
-    /// Creates an independent SDK instance with the production environment.
-    public convenience init() {
-        self.init(environment: .live())
-    }
-
-    /// Creates an instance over an explicit environment (tests, benchmarks).
-    package init(environment: JoryioEnvironment) {
+    /// Creates an instance over an explicit environment (products, tests, benchmarks) running the
+    /// features of `catalog`.
+    package init(environment: JoryioEnvironment, features catalog: FeatureCatalog = .analytics) {
         self.environment = environment
+        self.features = catalog
     }
 
     // MARK: - Lifecycle
@@ -84,7 +82,7 @@ public final class Joryio: Sendable {
                 sdkKey: sdkKey,
                 apiEndpoint: endpoint,
                 environment: self.environment,
-                features: setup.registrations,
+                features: self.features.registrations(setup),
                 board: self.board,
                 decisions: entries.compactMap(\.decision)
             )

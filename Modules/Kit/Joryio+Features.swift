@@ -1,25 +1,31 @@
-internal import Foundation
+package import Foundation
 internal import JoryioCore
 internal import JoryioDelivery
 internal import JoryioFeature
 
-/// The composition root's feature list: what every `Joryio` instance runs, in hook order.
+/// What a feature registration is made from: the configuration and the endpoint `initialize()`
+/// accepted, and the request settings every channel shares. Part of the composition root.
 ///
-/// A new feature is a module with an ``EngineFeature`` conformer plus one line here; the engine
-/// does not change. Order matters only where hooks of two features must run in sequence: the
-/// uploader first, then the durable writes other features build on, then everything else.
-struct FeatureSetup: Sendable {
-    var config: JoryioConfig
-    var sdkKey: String
-    var apiEndpoint: URL
-    var userAgent: String
-    var gzip: @Sendable (Data) -> Data?
+/// A new feature is a module with an ``EngineFeature`` conformer plus one registration line in a
+/// ``FeatureCatalog``; the engine does not change. Order matters only where hooks of two features
+/// must run in sequence: the uploader first, then the durable writes others build on, then the rest.
+package struct FeatureSetup: Sendable {
+    /// The clamped configuration.
+    package var config: JoryioConfig
+    /// The SDK key.
+    package var sdkKey: String
+    /// The API base URL.
+    package var apiEndpoint: URL
+    /// `User-Agent` for every request.
+    package var userAgent: String
+    /// Gzip for request bodies.
+    package var gzip: @Sendable (Data) -> Data?
 
     /// The retry policy every channel shares.
     var backoff: BackoffPolicy { BackoffPolicy(base: self.config.retryBackoffMs / 1000) }
 
-    /// The registrations, in order.
-    var registrations: [FeatureRegistration] {
+    /// The delivery channels, in order: events, durable writes, attributes.
+    var standardRegistrations: [FeatureRegistration] {
         [
             FeatureRegistration { context in self.events(context) },
             FeatureRegistration { context in self.durableWrites(context) },

@@ -1,0 +1,23 @@
+public import JoryioKit
+internal import JoryioCore
+
+extension Joryio {
+    /// The shared instance apps use: every feature of the `Joryio` product.
+    public static let shared = Joryio(catalog: .joryio)
+
+    /// Creates an independent instance with every feature of the `Joryio` product, for an extra
+    /// workspace (a second SDK key).
+    public convenience init() {
+        self.init(catalog: .joryio)
+    }
+
+    private convenience init(catalog: FeatureCatalog) {
+        self.init(environment: .live(), features: catalog)
+    }
+}
+
+extension FeatureCatalog {
+    /// The `Joryio` product: the analytics features, then push, in-app and e-commerce as their
+    /// modules arrive (one registration line each).
+    static let joryio = FeatureCatalog.analytics
+}
