@@ -18,47 +18,34 @@ package enum DurableOutcome: Sendable, Equatable {
     case retry(JoryioTransportError, retryAfter: TimeInterval?)
 
     /// Classifies the result of sending `write`.
+    ///
+    /// As for events, a 2xx that is not a JSON object did not come from a Joryio server, so nothing
+    /// says the write was applied. Resending is safe: the server dedupes by writeId.
     package static func classify(
         _ result: Result<HTTPResponse, TransportError>,
         for write: DurableWrite,
         now: Date
     ) -> DurableOutcome {
-        let response: HTTPResponse
-        switch result {
-        case .failure(let error):
-            return .retry(JoryioTransportError(unanswered: error), retryAfter: nil)
-        case .success(let value):
-            response = value
-        }
-        let retryAfter = response.retryAfter(now: now)
-        switch response.status {
-        case 200..<300:
-            // As for events: a 2xx that is not a JSON object did not come from a Joryio server, so
-            // nothing says the write was applied. Resending is safe: the server dedupes by writeId.
-            guard let body = response.jsonObject else {
-                return .retry(.notJoryioResponse, retryAfter: retryAfter)
-            }
-            if body["success"]?.boolValue == false {
-                return .counted(.server(message: body["error"]?.stringValue), retryAfter: retryAfter)
-            }
-            return .delivered
-        case 400, 403, 409, 413, 422:
-            return .rejected(status: response.status)
-        case 401:
-            return .counted(.http(status: 401, body: Self.text(response.body)), retryAfter: retryAfter)
-        case 402:
-            return .paymentRequired(retryAfter: retryAfter)
-        case 404:
-            switch write.kind {
-            case .subscription, .subscriptionGroup: return .profileNotFound(retryAfter: retryAfter)
-            default: return .retry(.http(status: 404, body: Self.text(response.body)), retryAfter: retryAfter)
-            }
-        default:
-            return .retry(.http(status: response.status, body: Self.text(response.body)), retryAfter: retryAfter)
-        }
+        Self.table(for: write.kind).classify(result, now: now)
     }
 
-    private static func text(_ body: Data) -> String? {
-        body.isEmpty ? nil : String(String(decoding: body.prefix(512), as: UTF8.self))
+    /// The durable channel's answers, common to every kind.
+    package static let table = ResponseTable<DurableOutcome>(
+        accepted: { _, _ in .delivered },
+        refused: { error, retryAfter in .counted(error, retryAfter: retryAfter) },
+        retry: { error, retryAfter, _ in .retry(error, retryAfter: retryAfter) }
+    )
+    .on(400, 403, 409, 413, 422) { status, _, _ in .rejected(status: status) }
+    .on(401) { _, error, retryAfter in .counted(error, retryAfter: retryAfter) }
+    .on(402) { _, _, retryAfter in .paymentRequired(retryAfter: retryAfter) }
+
+    /// The answers to a write of `kind`: the common table with the kind's own rules on top.
+    package static func table(for kind: DurableWrite.Kind) -> ResponseTable<DurableOutcome> {
+        switch kind {
+        case .subscription, .subscriptionGroup:
+            return Self.table.on(404) { _, _, retryAfter in .profileNotFound(retryAfter: retryAfter) }
+        default:
+            return Self.table
+        }
     }
 }

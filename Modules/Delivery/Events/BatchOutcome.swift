@@ -14,41 +14,31 @@ package enum BatchOutcome: Sendable, Equatable {
     case stop(status: Int)
 
     /// Classifies the result of sending a batch of `count` events.
+    ///
+    /// A 2xx that is not a JSON object did not come from a Joryio server (a captive portal's login
+    /// page, a misconfigured proxy): nothing says the batch was stored, so it is kept. Resending is
+    /// safe because the server deduplicates by messageId.
     package static func classify(_ result: Result<HTTPResponse, TransportError>, count: Int, now: Date) -> BatchOutcome {
-        let response: HTTPResponse
-        switch result {
-        case .failure(let error):
-            return .retry(JoryioTransportError(unanswered: error), retryAfter: nil)
-        case .success(let value):
-            response = value
-        }
-        let retryAfter = response.retryAfter(now: now)
-        switch response.status {
-        case 200..<300:
-            // A 2xx that is not a JSON object did not come from a Joryio server (a captive portal's
-            // login page, a misconfigured proxy): nothing says the batch was stored, so keep it.
-            // Resending is safe because the server deduplicates by messageId.
-            guard let body = response.jsonObject else {
-                return .retry(.notJoryioResponse, retryAfter: retryAfter)
-            }
-            if body["success"]?.boolValue == false {
-                return .retry(.server(message: body["error"]?.stringValue), retryAfter: retryAfter)
-            }
-            let indices = { (key: String) -> Set<Int> in
-                Set((body[key]?.arrayValue ?? []).compactMap { $0.intValue.map(Int.init) }.filter { (0..<count).contains($0) })
-            }
-            let rejected = indices("rejectedIndices")
-            return .delivered(rejected: rejected, failed: indices("failedIndices").subtracting(rejected))
-        case 400, 413, 422:
-            return .split(status: response.status)
-        case 402, 403:
-            return .stop(status: response.status)
-        default:
-            return .retry(.http(status: response.status, body: Self.text(response.body)), retryAfter: retryAfter)
-        }
+        Self.table(count: count).classify(result, now: now)
     }
 
-    private static func text(_ body: Data) -> String? {
-        body.isEmpty ? nil : String(String(decoding: body.prefix(512), as: UTF8.self))
+    /// The event channel's answers to a batch of `count` events.
+    package static func table(count: Int) -> ResponseTable<BatchOutcome> {
+        ResponseTable(
+            accepted: { body, _ in
+                let indices = { (key: String) -> Set<Int> in
+                    Set(
+                        (body[key]?.arrayValue ?? []).compactMap { $0.intValue.map(Int.init) }
+                            .filter { (0..<count).contains($0) }
+                    )
+                }
+                let rejected = indices("rejectedIndices")
+                return .delivered(rejected: rejected, failed: indices("failedIndices").subtracting(rejected))
+            },
+            refused: { error, retryAfter in .retry(error, retryAfter: retryAfter) },
+            retry: { error, retryAfter, _ in .retry(error, retryAfter: retryAfter) }
+        )
+        .on(400, 413, 422) { status, _, _ in .split(status: status) }
+        .on(402, 403) { status, _, _ in .stop(status: status) }
     }
 }
