@@ -56,7 +56,7 @@ extension JoryioEngine {
         self.stores.keyValue.save(newAnonymousId, forKey: StoreKey.anonymousId, logger: self.logger)
         self.stores.secure.save(nil, forKey: StoreKey.userId, logger: self.logger)
         // Unconfirmed attribute writes are purged (ATTR-15); durable writes stay (IDENT-11).
-        self.attributes.purge()
+        self.attributes.discardCollected()
         self.forgetKeptIdentify()
         self.sessions.withLock { $0.startNew(at: now, id: self.environment.identifiers.next()) }
         self.persistSession()

@@ -37,16 +37,16 @@ extension JoryioEngine {
                 self.logger.info("tracking_opted_out=\(optedOut) queued for the server")
             case .discardCollected:
                 let count = self.discardQueuedEvents()
-                self.attributes.purge()
+                self.attributes.discardCollected()
                 self.keepUnsentIdentify()
-                self.durable.dropCollecting()
+                self.durable.discardCollected()
                 self.logger.info("collection stopped: \(count) queued events and unconfirmed writes deleted; withdrawals are kept")
             case .resumeCollection:
                 self.logger.info("collection allowed again: sending what was held")
-                self.uploader.setPaused(false)
-                self.attributes.setPaused(false)
+                self.uploader.setCollectionAllowed(true)
+                self.attributes.setCollectionAllowed(true)
                 self.durable.setCollectionAllowed(true)
-                self.attributes.retry()
+                self.attributes.trigger()
                 self.sendKeptIdentify()
                 self.announceSessionIfAllowed()
             case .wipe:
@@ -60,8 +60,8 @@ extension JoryioEngine {
     /// opted out or denied nothing is queued, and nothing collected may leave (CONSENT-3).
     func applyPrivacyToDelivery() {
         let allowed = self.privacy.value.state.allowsCollection
-        self.uploader.setPaused(!allowed)
-        self.attributes.setPaused(!allowed)
+        self.uploader.setCollectionAllowed(allowed)
+        self.attributes.setCollectionAllowed(allowed)
         self.durable.setCollectionAllowed(allowed)
     }
 
@@ -70,8 +70,8 @@ extension JoryioEngine {
     func wipe() {
         let previous = self.identity.value.userId
         let count = self.discardQueuedEvents()
-        self.attributes.purge()
-        self.durable.dropCollecting()
+        self.attributes.discardCollected()
+        self.durable.discardCollected()
         self.forgetKeptIdentify()
         let keyValue = self.stores.keyValue
         for key in [StoreKey.anonymousId, StoreKey.deviceId, StoreKey.session] {

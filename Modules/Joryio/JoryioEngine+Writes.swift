@@ -109,7 +109,7 @@ extension JoryioEngine {
         if self.privacy.value.state.gate(.sessionStart) != .drop {
             _ = self.touchSession(at: now)
         }
-        self.attributes.retry()
-        self.durable.retry()
+        self.attributes.trigger()
+        self.durable.trigger()
     }
 }

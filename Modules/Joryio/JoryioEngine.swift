@@ -92,13 +92,21 @@ package final class JoryioEngine: Sendable {
         )
         let transport = environment.makeTransport(config)
         let backoff = BackoffPolicy(base: config.retryBackoffMs / 1000)
-        let durable = DurableWriteChannel(
-            store: stores.durable,
+        let channels = ChannelDependencies(
             transport: transport,
             scheduler: environment.scheduler,
             clock: environment.clock,
             jitter: environment.jitter,
-            logger: logger.scoped("writes"),
+            identifiers: environment.identifiers,
+            logger: logger,
+            authorization: authorization,
+            onResult: { [snapshot] error in
+                if let error { snapshot.withLock { $0.lastTransportError = error } }
+                if error == nil { Self.authAccepted(auth: auth, identity: identity) }
+            }
+        )
+        let durable = DurableWriteChannel(
+            store: stores.durable,
             builder: DurableRequestBuilder(
                 apiHost: apiEndpoint,
                 sdkKey: sdkKey,
@@ -106,24 +114,14 @@ package final class JoryioEngine: Sendable {
                 timeout: config.requestTimeout
             ),
             settings: DurableWriteChannel.Settings(backoff: backoff, maxRetries: config.maxRetries),
+            dependencies: channels.scoped("writes"),
             currentIdentity: { identity.withLock { ($0.userId, $0.anonymousId) } },
-            eventsWaiting: { ((try? stores.events.count()) ?? 0) > 0 },
-            authorization: authorization,
-            onResult: { [snapshot] error in
-                if let error { snapshot.withLock { $0.lastTransportError = error } }
-                if error == nil { Self.authAccepted(auth: auth, identity: identity) }
-            }
+            eventsWaiting: { ((try? stores.events.count()) ?? 0) > 0 }
         )
         self.durable = durable
         self.attributes = AttributeChannel(
             secureStore: stores.secure,
             storageKey: StoreKey.attributeWrites,
-            transport: transport,
-            scheduler: environment.scheduler,
-            clock: environment.clock,
-            jitter: environment.jitter,
-            logger: logger.scoped("attributes"),
-            identifiers: environment.identifiers,
             builder: AttributeRequestBuilder(
                 endpoint: apiEndpoint.appendingPathComponent("v1/attributes"),
                 sdkKey: sdkKey,
@@ -132,19 +130,10 @@ package final class JoryioEngine: Sendable {
                 gzip: environment.gzip
             ),
             settings: AttributeChannel.Settings(maxPending: config.maxQueueSize, backoff: backoff, maxRetries: config.maxRetries),
-            authorization: authorization,
-            onResult: { [snapshot] error in
-                if let error { snapshot.withLock { $0.lastTransportError = error } }
-                if error == nil { Self.authAccepted(auth: auth, identity: identity) }
-            }
+            dependencies: channels.scoped("attributes")
         )
         self.uploader = EventUploader(
             store: stores.events,
-            transport: transport,
-            scheduler: environment.scheduler,
-            clock: environment.clock,
-            jitter: environment.jitter,
-            logger: logger.scoped("delivery"),
             builder: builder,
             settings: EventUploader.Settings(
                 batchSize: config.batchSize,
@@ -153,8 +142,7 @@ package final class JoryioEngine: Sendable {
                 maxRetries: config.maxRetries,
                 backoff: backoff
             ),
-            authorization: authorization,
-            onResult: { [snapshot, stores, durable] error in
+            dependencies: channels.scoped("delivery").reporting(to: { [snapshot, stores, durable] error in
                 let count = (try? stores.events.count()) ?? 0
                 if error == nil {
                     durable.eventsDelivered()
@@ -164,7 +152,7 @@ package final class JoryioEngine: Sendable {
                     $0.lastTransportError = error
                     $0.queueSize = count
                 }
-            }
+            })
         )
     }
 

@@ -60,70 +60,61 @@ package final class AttributeChannel: Sendable {
         }
     }
 
-    private struct State {
+    struct State {
         var queue = AttributeQueue()
-        /// The key of the request on the wire; it may no longer be in the queue after ``purge()``.
+        /// The key of the request on the wire; it may no longer be in the queue after
+        /// ``discardCollected()``.
         var inFlightKey: String?
         var lastSendStart: Date?
         var retry = RetryState()
-        var paused = false
+        var collectionAllowed = true
         var stopped = false
         /// The server rejected the current user's token: nothing is sent until a new one arrives.
-        var authHeld = false
+        var awaitingToken = false
         /// The stored item could not be read at ``load()``; it is left as it is until a change
         /// must be stored.
         var storedItemUnreadable = false
-        /// ``load()`` has run (or was made unnecessary by ``purge()``).
+        /// ``load()`` has run (or was made unnecessary by ``discardCollected()``).
         var loaded = false
-        var timer: (any Cancellable)?
-        var timerDue: Date?
+
+        /// The send decision's inputs: never within the window of the previous start (ATTR-9).
+        func gate(window: TimeInterval) -> SendGate {
+            SendGate(
+                stopped: self.stopped,
+                held: !self.collectionAllowed,
+                awaitingToken: self.awaitingToken,
+                inFlight: self.inFlightKey != nil,
+                hasWork: !self.queue.isEmpty,
+                retryAfterUntil: self.retry.retryAfterUntil,
+                backoffUntil: self.retry.backoffUntil,
+                notBefore: self.lastSendStart.map { $0.addingTimeInterval(window) }
+            )
+        }
     }
 
-    private let secureStore: any SecureStore
-    private let storageKey: String
-    private let transport: any Transport
-    private let scheduler: any Scheduler
-    private let clock: any Clock
-    private let jitter: any JitterSource
-    private let logger: Logger
-    private let identifiers: any IdentifierGenerator
-    private let builder: AttributeRequestBuilder
-    private let settings: Settings
-    private let onResult: @Sendable (JoryioTransportError?) -> Void
-    private let authorization: RequestAuthorization
-    private let state = Locked(State())
+    let secureStore: any SecureStore
+    let storageKey: String
+    let builder: AttributeRequestBuilder
+    let settings: Settings
+    let dependencies: ChannelDependencies
+    let state = Locked(State())
+    /// Armed for the earliest allowed start (window, backoff, `Retry-After`).
+    let timer: ChannelTimer
 
-    /// Tolerance when comparing a timer's due time with the clock (floating-point sums).
-    private static let epsilon: TimeInterval = 0.000_001
-
-    /// Creates a channel; call ``load()`` next. `onResult` hears every request's failure, or `nil`
-    /// after a success.
+    /// Creates a channel; call ``load()`` next.
     package init(
         secureStore: any SecureStore,
         storageKey: String = "jry_attribute_writes",
-        transport: any Transport,
-        scheduler: any Scheduler,
-        clock: any Clock,
-        jitter: any JitterSource,
-        logger: Logger,
-        identifiers: any IdentifierGenerator,
         builder: AttributeRequestBuilder,
         settings: Settings,
-        authorization: RequestAuthorization = .disabled,
-        onResult: @escaping @Sendable (JoryioTransportError?) -> Void
+        dependencies: ChannelDependencies
     ) {
-        self.authorization = authorization
         self.secureStore = secureStore
         self.storageKey = storageKey
-        self.transport = transport
-        self.scheduler = scheduler
-        self.clock = clock
-        self.jitter = jitter
-        self.logger = logger
-        self.identifiers = identifiers
         self.builder = builder
         self.settings = settings
-        self.onResult = onResult
+        self.dependencies = dependencies
+        self.timer = ChannelTimer(scheduler: dependencies.scheduler)
     }
 
     // MARK: - State
@@ -134,11 +125,14 @@ package final class AttributeChannel: Sendable {
     /// Whether a request is on the wire.
     package var isSending: Bool { self.state.withLock { $0.inFlightKey != nil } }
 
-    /// Whether sending is held (consent pending).
-    package var isPaused: Bool { self.state.withLock { $0.paused } }
+    /// Whether collection is allowed; while it is not (consent pending), writes wait.
+    package var isCollectionAllowed: Bool { self.state.withLock { $0.collectionAllowed } }
 
     /// Whether a 402 stopped attribute sending for this instance's life.
     package var isStopped: Bool { self.state.withLock { $0.stopped } }
+
+    /// Whether sending waits for a new SDK-auth token.
+    package var isWaitingForToken: Bool { self.state.withLock { $0.awaitingToken } }
 
     /// A copy of the unconfirmed writes (frozen batches first).
     package var queue: AttributeQueue { self.state.withLock { $0.queue } }
@@ -147,11 +141,11 @@ package final class AttributeChannel: Sendable {
 
     /// Reads the stored writes and sends what waits (the stored in-flight batch first, unchanged).
     ///
-    /// Runs once: later calls do nothing. ``enqueue(_:)`` and ``purge()`` load first when the
-    /// engine has not, so a write can never overwrite stored writes that were not read yet.
-    /// Unreadable data is logged as an error and the channel goes on empty; the stored item is
-    /// left untouched until the next write (or ``purge()``) replaces it. Call ``setPaused(_:)``
-    /// before `load()` when consent is pending.
+    /// Runs once: later calls do nothing. ``enqueue(_:)`` and ``discardCollected()`` load first
+    /// when the engine has not, so a write can never overwrite stored writes that were not read
+    /// yet. Unreadable data is logged as an error and the channel goes on empty; the stored item
+    /// is left untouched until the next write (or ``discardCollected()``) replaces it. Call
+    /// ``setCollectionAllowed(_:)`` before `load()` when consent is pending.
     package func load() {
         let first = self.state.withLock { state -> Bool in
             defer { state.loaded = true }
@@ -162,22 +156,23 @@ package final class AttributeChannel: Sendable {
         do {
             loaded = try self.secureStore.data(forKey: self.storageKey).map(AttributeWriteCodec.decode)
         } catch {
-            self.logger.error("cannot read stored attribute writes; starting without them: \(error)")
+            self.dependencies.logger.error("cannot read stored attribute writes; starting without them: \(error)")
             self.state.withLock { $0.storedItemUnreadable = true }
             return
         }
         guard let loaded, !loaded.isEmpty else { return }
         self.state.withLock { $0.queue = loaded }
-        self.logger.debug("loaded \(loaded.count) unconfirmed attribute writes")
-        self.kick()
+        self.dependencies.logger.debug("loaded \(loaded.count) unconfirmed attribute writes")
+        self.sendIfDue()
     }
 
     /// Stores `writes` (compacted with those waiting) before returning, then sends or schedules.
     package func enqueue(_ writes: [AttributeWrite]) {
+        let logger = self.dependencies.logger
         var accepted: [AttributeWrite] = []
         for write in writes {
             if case .increment(let delta) = write.operation, !delta.isFinite {
-                self.logger.warning("dropped an increment of \"\(write.key)\": the delta is not a finite number")
+                logger.warning("dropped an increment of \"\(write.key)\": the delta is not a finite number")
             } else {
                 accepted.append(write)
             }
@@ -191,253 +186,59 @@ package final class AttributeChannel: Sendable {
             return (state.queue, evicted, state.storedItemUnreadable)
         }
         if !evicted.isEmpty {
-            self.logger.warning(
+            logger.warning(
                 "dropped the \(evicted.count) oldest waiting attribute writes: more than \(self.settings.maxPending) unconfirmed"
             )
         }
         if replacesUnreadable {
-            self.logger.warning("replacing the unreadable stored attribute writes")
+            logger.warning("replacing the unreadable stored attribute writes")
         }
         self.persist(queue)
-        self.kick()
+        self.sendIfDue()
     }
 
-    /// Holds sending while consent is `.pending` (ATTR-19): writes are stored, nothing is sent.
-    /// Unpausing sends what waits.
-    package func setPaused(_ paused: Bool) {
+    /// Holds sending while collection is not allowed (consent pending, ATTR-19): writes are stored,
+    /// nothing is sent. Allowing it again sends what waits.
+    package func setCollectionAllowed(_ allowed: Bool) {
         let resume = self.state.withLock { state -> Bool in
-            defer { state.paused = paused }
-            if paused { Self.cancelTimer(&state) }
-            return state.paused && !paused
+            defer { state.collectionAllowed = allowed }
+            return !state.collectionAllowed && allowed
         }
-        if resume { self.kick() }
+        if !allowed { self.timer.cancel() }
+        if resume { self.sendIfDue() }
     }
 
     /// A token was set: writes held by a rejected token are sent again (AUTH-9).
     package func authorizationChanged() {
         let resume = self.state.withLock { state -> Bool in
-            defer { state.authHeld = false }
-            return state.authHeld
+            defer { state.awaitingToken = false }
+            return state.awaitingToken
         }
-        if resume { self.kick() }
+        if resume { self.sendIfDue() }
     }
-
-    /// Whether sending waits for a new SDK-auth token.
-    package var isWaitingForToken: Bool { self.state.withLock { $0.authHeld } }
 
     /// A retry trigger (foreground, `optIn()`, consent granted; ATTR-8): skips the channel's own
     /// backoff, never `Retry-After`, the window or a request in flight.
-    package func retry() {
+    package func trigger() {
         // A fresh retry budget too, so a trigger that arrives while a request is on the wire still
         // counts if that request fails after `maxRetries` failures in a row.
-        self.state.withLock {
-            $0.retry.recordSuccess()
-        }
-        self.kick()
+        self.state.withLock { $0.retry.recordSuccess() }
+        self.sendIfDue()
     }
 
     /// Drops every unconfirmed write and forgets the in-flight batch, whatever its outcome
     /// (ATTR-15: `optOut()`, `reset()`, `wipeData()`, consent denied). The stored item is deleted.
-    package func purge() {
-        self.state.withLock { $0.loaded = true }
+    package func discardCollected() {
         let count = self.state.withLock { state in
             defer {
+                state.loaded = true
                 state.queue = AttributeQueue()
                 state.storedItemUnreadable = false
-                Self.cancelTimer(&state)
             }
             return state.queue.count
         }
+        self.timer.cancel()
         self.persist(AttributeQueue())
-        if count > 0 { self.logger.info("purged \(count) unconfirmed attribute writes") }
-    }
-
-    // MARK: - Sending
-
-    /// Sends now, arms the timer for the earliest allowed start, or does nothing.
-    private func kick() {
-        let now = self.clock.now()
-        enum Decision { case idle, wait(Date), send }
-        let decision = self.state.withLock { state -> Decision in
-            if state.stopped || state.paused || state.authHeld || state.inFlightKey != nil || state.queue.isEmpty {
-                return .idle
-            }
-            var earliest = state.lastSendStart.map { $0.addingTimeInterval(self.settings.window) } ?? now
-            if let until = state.retry.backoffUntil { earliest = max(earliest, until) }
-            if let until = state.retry.retryAfterUntil { earliest = max(earliest, until) }
-            return earliest.timeIntervalSince(now) > Self.epsilon ? .wait(earliest) : .send
-        }
-        switch decision {
-        case .idle: return
-        case .wait(let due): self.armTimer(at: due, now: now)
-        case .send: self.send(now: now)
-        }
-    }
-
-    private func send(now: Date) {
-        let (batch, queue, froze) = self.state.withLock { state -> (AttributeBatch?, AttributeQueue, Bool) in
-            Self.cancelTimer(&state)
-            var froze = false
-            if state.queue.batches.isEmpty {
-                froze =
-                    state.queue.freezeNext(limits: self.settings.limits, idempotencyKey: self.identifiers.next()) != nil
-            }
-            guard let batch = state.queue.batches.first else { return (nil, state.queue, false) }
-            state.inFlightKey = batch.idempotencyKey
-            state.lastSendStart = now
-            return (batch, state.queue, froze)
-        }
-        guard let batch else { return }
-        // The batch and its key are stored before the request leaves, so a restart repeats it.
-        if froze { self.persist(queue) }
-        // The token is read now, for the batch's own user (AUTH-5): never frozen with the batch.
-        let authenticated = self.authorization.isEnabled()
-        let token = authenticated ? self.authorization.token(batch.writes.first?.userId) : nil
-        let request = self.builder.request(for: batch, sentAt: now).authorized(token.map { "Bearer " + $0 })
-        self.logger.debug("sending \(batch.writes.count) attribute writes (\(request.body?.count ?? 0) bytes)")
-        self.transport.send(request) { [self] result in
-            self.scheduler.enqueue { self.handle(result, batch: batch, authenticated: authenticated, token: token) }
-        }
-    }
-
-    private func handle(
-        _ result: Result<HTTPResponse, TransportError>,
-        batch: AttributeBatch,
-        authenticated: Bool = false,
-        token: String? = nil
-    ) {
-        let now = self.clock.now()
-        if authenticated, case .success(let response) = result, response.status == 401 {
-            self.handleUnauthorized(response, batch: batch, token: token)
-            return
-        }
-        let outcome = AttributeOutcome.classify(result, now: now)
-        // After purge() the batch is forgotten: its outcome changes no write, only the timing.
-        let current = self.state.withLock { state -> Bool in
-            state.inFlightKey = nil
-            return state.queue.batches.first?.idempotencyKey == batch.idempotencyKey
-        }
-        let count = batch.writes.count
-        switch outcome {
-        case .confirmed:
-            self.update(if: current) { $0.removeFirstBatch() }
-            self.state.withLock { state in
-                state.retry = RetryState()
-            }
-            self.logger.debug("the server confirmed \(count) attribute writes")
-            self.onResult(nil)
-        case .split(let status):
-            if count == 1, let only = batch.writes.first {
-                self.update(if: current) { $0.removeFirstBatch() }
-                self.logger.warning(
-                    "dropped the attribute write of \"\(only.key)\": the server rejected it (HTTP \(status))"
-                )
-            } else {
-                self.update(if: current) { $0.splitFirst(newKey: self.identifiers.next) }
-                self.logger.info("HTTP \(status) for \(count) attribute writes; resending them in halves")
-            }
-            self.onResult(.http(status: status, body: nil))
-        case .forbidden:
-            self.update(if: current) { $0.removeFirstBatch() }
-            let keys = Set(batch.writes.map(\.key)).sorted().joined(separator: ", ")
-            self.logger.error("HTTP 403: dropped \(count) attribute writes the server refused (keys: \(keys))")
-            self.onResult(.http(status: 403, body: nil))
-        case .stop:
-            // The server answered, so it applied nothing: a new key keeps the next launch's resend
-            // from being answered with the remembered 402.
-            self.update(if: current) { $0.rekeyFirst(self.identifiers.next()) }
-            self.state.withLock { state in
-                state.stopped = true
-                Self.cancelTimer(&state)
-            }
-            self.logger.error("HTTP 402: attribute sending stopped until the next launch; writes kept")
-            self.onResult(.http(status: 402, body: nil))
-            return
-        case .retry(let error, let retryAfter, let sameKey):
-            if !sameKey { self.update(if: current) { $0.rekeyFirst(self.identifiers.next()) } }
-            self.onResult(error)
-            self.logger.warning("sending \(count) attribute writes failed (\(error)); kept for retry")
-            let failures = self.backOff(retryAfter: retryAfter, now: now)
-            guard failures <= self.settings.maxRetries else {
-                self.logger.info("\(failures) attribute failures in a row; waiting for the next trigger")
-                return
-            }
-        }
-        self.kick()
-    }
-
-    /// A 401 with SDK authentication on: a departed user's writes are dropped (AUTH-8); the current
-    /// user's wait for a new token (AUTH-9).
-    private func handleUnauthorized(_ response: HTTPResponse, batch: AttributeBatch, token: String?) {
-        let userId = batch.writes.first?.userId
-        let current = self.state.withLock { state -> Bool in
-            state.inFlightKey = nil
-            return state.queue.batches.first?.idempotencyKey == batch.idempotencyKey
-        }
-        self.onResult(.http(status: 401, body: nil))
-        switch self.authorization.rejected(userId, token, response.body) {
-        case .drop:
-            self.update(if: current) { $0.removeFirstBatch() }
-            self.logger.warning("dropped \(batch.writes.count) attribute writes of a user who is no longer current: the server rejected their SDK-auth token")
-            self.kick()
-        case .hold:
-            self.state.withLock { $0.authHeld = true }
-            self.logger.warning("the server rejected the SDK-auth token; \(batch.writes.count) attribute writes wait for a new token")
-            if self.authorization.hasNewerToken(than: token, for: userId) {
-                self.authorizationChanged()
-            }
-        }
-    }
-
-    /// Applies `change` to the queue and stores it, when the answered batch is still the first.
-    private func update(if current: Bool, _ change: (inout AttributeQueue) -> Void) {
-        guard current else { return }
-        let queue = self.state.withLock { state in
-            change(&state.queue)
-            return state.queue
-        }
-        self.persist(queue)
-    }
-
-    private func persist(_ queue: AttributeQueue) {
-        do {
-            try self.secureStore.set(queue.isEmpty ? nil : AttributeWriteCodec.encode(queue), forKey: self.storageKey)
-        } catch {
-            // The writes stay in memory and are still sent; only a crash before then loses them.
-            self.logger.error("cannot store attribute writes: \(error)")
-        }
-    }
-
-    // MARK: - Backoff
-
-    private func backOff(retryAfter: TimeInterval?, now: Date) -> Int {
-        self.state.withLock { state in
-            state.retry.recordFailure(policy: self.settings.backoff, jitter: self.jitter.next(), retryAfter: retryAfter, now: now)
-                .failures
-        }
-    }
-
-    private func armTimer(at due: Date, now: Date) {
-        let armed = self.state.withLock { state -> Bool in
-            if state.timerDue == due { return true }
-            Self.cancelTimer(&state)
-            state.timerDue = due
-            return false
-        }
-        guard !armed else { return }
-        let timer = self.scheduler.schedule(after: due.timeIntervalSince(now)) { [self] in
-            self.state.withLock { state in
-                state.timer = nil
-                state.timerDue = nil
-            }
-            self.kick()
-        }
-        self.state.withLock { $0.timer = timer }
-    }
-
-    private static func cancelTimer(_ state: inout State) {
-        state.timer?.cancel()
-        state.timer = nil
-        state.timerDue = nil
+        if count > 0 { self.dependencies.logger.info("purged \(count) unconfirmed attribute writes") }
     }
 }

@@ -13,6 +13,9 @@ package enum AuthVerdict: Sendable, Equatable {
 
 /// How a channel authenticates its requests (AUTH): the token is read when a request is *sent*,
 /// never when its items are queued, so a retry always carries the newest token of that request's user.
+///
+/// Every channel goes through the same two steps: ``credentials(for:)`` when a request leaves, and
+/// ``rejection(of:sentWith:)`` when its answer arrives (the one 401 flow).
 package struct RequestAuthorization: Sendable {
     /// Whether requests carry tokens now, and batches must not mix users (AUTH-3, AUTH-7).
     package var isEnabled: @Sendable () -> Bool
@@ -35,54 +38,69 @@ package struct RequestAuthorization: Sendable {
     /// No SDK authentication: no header, batches may mix users, a 401 is retried like a 5xx.
     package static let disabled = RequestAuthorization(isEnabled: { false }, token: { _ in nil }, rejected: { _, _, _ in .hold })
 
+    /// The credentials for a request of `userId`, read now (AUTH-5); `nil` while SDK
+    /// authentication is off, so the request carries no header and its 401 is an ordinary answer.
+    package func credentials(for userId: String?) -> SentCredentials? {
+        guard self.isEnabled() else { return nil }
+        return SentCredentials(userId: userId, token: self.token(userId))
+    }
+
+    /// The one 401 flow: `nil` unless `result` is a 401 to a request sent with `credentials`;
+    /// otherwise the engine decides (AUTH-8, AUTH-9) and the channel applies the answer.
+    package func rejection(
+        of result: Result<HTTPResponse, TransportError>,
+        sentWith credentials: SentCredentials?
+    ) -> TokenRejection? {
+        guard let credentials, case .success(let response) = result, response.status == 401 else { return nil }
+        switch self.rejected(credentials.userId, credentials.token, response.body) {
+        case .drop:
+            return .drop
+        case .hold:
+            return .hold(tokenArrived: self.hasNewerToken(than: credentials.token, for: credentials.userId))
+        }
+    }
+
     /// Whether a token for `userId` arrived after `used` was stamped: a request rejected with the old
     /// token goes again at once instead of waiting (AUTH-9).
     package func hasNewerToken(than used: String?, for userId: String?) -> Bool {
         guard let newest = self.token(userId) else { return false }
         return newest != used
     }
+}
 
-    /// The `Authorization` header value for a request of `userId`, if any.
-    package func header(for userId: String?) -> String? {
-        guard self.isEnabled(), let token = self.token(userId) else { return nil }
-        return "Bearer " + token
+/// The SDK-auth identity a request was sent with: whose request it is and the token it carried,
+/// stamped when it left (AUTH-5).
+package struct SentCredentials: Sendable, Equatable {
+    /// The user the request's items belong to (`nil` for anonymous items).
+    package var userId: String?
+    /// The token sent, `nil` when there was none for that user.
+    package var token: String?
+
+    /// Creates credentials.
+    package init(userId: String?, token: String?) {
+        self.userId = userId
+        self.token = token
     }
+
+    /// The `Authorization` header value, when there is a token.
+    package var header: String? { self.token.map { "Bearer " + $0 } }
+}
+
+/// What a channel does after the server rejected a request's SDK-auth token (the one 401 flow).
+package enum TokenRejection: Sendable, Equatable {
+    /// The items belong to a user who is no longer current: drop them (AUTH-8, DURABLE-15).
+    case drop
+    /// The current user's items: keep them and wait for a new token (AUTH-9). `tokenArrived` when
+    /// one already arrived while the request was on the wire: send again at once.
+    case hold(tokenArrived: Bool)
 }
 
 extension HTTPRequest {
-    /// This request with `Authorization: value` when `value` is given.
-    package func authorized(_ value: String?) -> HTTPRequest {
-        guard let value else { return self }
+    /// This request with `Authorization: Bearer <token>` when `credentials` carry a token.
+    package func authorized(_ credentials: SentCredentials?) -> HTTPRequest {
+        guard let value = credentials?.header else { return self }
         var copy = self
         copy.headers.append(("Authorization", value))
         return copy
-    }
-}
-
-/// The user id of a stored event payload (its top-level `userId`), `nil` when anonymous.
-///
-/// Read for every queued event a batch may take while SDK authentication is on, so it avoids parsing
-/// the whole event: the SDK's encoder writes keys in sorted order, which puts `userId` last, right
-/// after `"type":"track"`. Anything else falls back to a full parse.
-package enum EventPayloadIdentity {
-    private static let anonymousTail = Data(#""type":"track"}"#.utf8)
-    private static let userMarker = Data(#","userId":"#.utf8)
-
-    /// The payload's `userId`, or `nil`.
-    package static func userId(of payload: Data) -> String? {
-        if payload.count >= Self.anonymousTail.count, payload.suffix(Self.anonymousTail.count) == Self.anonymousTail {
-            return nil
-        }
-        // `…,"userId":"<string>"}`: a raw `,"userId":` cannot occur inside a JSON string, and the
-        // top-level key is the last one; a `userId` key inside the properties fails to parse below.
-        if let marker = payload.range(of: Self.userMarker, options: .backwards), payload.last == UInt8(ascii: "}") {
-            var literal = Data("[".utf8)
-            literal.append(payload[marker.upperBound..<(payload.endIndex - 1)])
-            literal.append(UInt8(ascii: "]"))
-            if let elements = JSONValue.parse(literal)?.arrayValue, elements.count == 1, let value = elements[0].stringValue {
-                return value.isEmpty ? nil : value
-            }
-        }
-        return JSONValue.parse(payload)?["userId"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
     }
 }

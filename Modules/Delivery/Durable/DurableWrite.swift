@@ -26,6 +26,18 @@ package struct DurableWrite: Sendable, Equatable {
             case .optOutRecord, .pushUnregister: true
             }
         }
+
+        /// A name for logs: never an id, a token or a value.
+        package var name: String {
+            switch self {
+            case .identify: "identify"
+            case .alias: "alias"
+            case .subscription(_, let status): status == "unsubscribed" ? "unsubscribe" : "subscription"
+            case .subscriptionGroup(_, _, let join): join ? "group join" : "group leave"
+            case .optOutRecord: "opt-out record"
+            case .pushUnregister: "push unregister"
+            }
+        }
     }
 
     /// Unique per write: the server applies a write id once.

@@ -72,33 +72,46 @@ package final class DurableWriteChannel: Sendable {
         var inFlight: String?
         var collectionAllowed = false
         /// A 402 answered a non-withdrawal: non-withdrawals wait for the next launch (DURABLE-10).
-        var paymentHeld = false
+        var collectingStopped = false
         /// The server rejected the current user's token: nothing is sent until a new one arrives.
-        var authHeld = false
+        var awaitingToken = false
+        /// The write answered 404 that waits for events to be delivered (DURABLE-7).
         var waitingForEvents: String?
-        var eventsWaitTimer: (any Cancellable)?
         var retry = RetryState()
-        var retryTimer: (any Cancellable)?
-        var retryTimerDue: Date?
 
         func isSendable(_ write: DurableWrite) -> Bool {
-            write.isWithdrawal || (self.collectionAllowed && !self.paymentHeld)
+            write.isWithdrawal || (self.collectionAllowed && !self.collectingStopped)
+        }
+
+        /// The first write that may go now: held non-withdrawals are skipped, anything else blocks.
+        var head: Entry? { self.entries.first { self.isSendable($0.write) } }
+
+        /// The send decision's inputs: nothing before ``DurableWriteChannel/load()``, and nothing
+        /// while the head waits for events.
+        var gate: SendGate {
+            let head = self.head
+            return SendGate(
+                held: !self.loaded,
+                awaitingToken: self.awaitingToken,
+                inFlight: self.inFlight != nil,
+                hasWork: head.map { $0.write.id != self.waitingForEvents } ?? false,
+                retryAfterUntil: self.retry.retryAfterUntil,
+                backoffUntil: self.retry.backoffUntil
+            )
         }
     }
 
     let store: any QueueStore
-    let transport: any Transport
-    let scheduler: any Scheduler
-    let clock: any Clock
-    let jitter: any JitterSource
-    let logger: Logger
     let builder: DurableRequestBuilder
     let settings: Settings
+    let dependencies: ChannelDependencies
     let currentIdentity: @Sendable () -> (userId: String?, anonymousId: String?)
     let eventsWaiting: @Sendable () -> Bool
-    let onResult: @Sendable (JoryioTransportError?) -> Void
-    let authorization: RequestAuthorization
     let state = Locked(State())
+    /// The backoff / `Retry-After` timer.
+    let retryTimer: ChannelTimer
+    /// The longest a write answered 404 waits for ``eventsDelivered()`` (DURABLE-7).
+    let eventsWaitTimer: ChannelTimer
 
     /// Creates a channel. Collection starts *not allowed*: only withdrawals are sent until
     /// ``setCollectionAllowed(_:)`` says otherwise.
@@ -106,50 +119,30 @@ package final class DurableWriteChannel: Sendable {
     /// - Parameters:
     ///   - store: A store of its own (SQLite in production, DURABLE-14) with a capacity above
     ///     `settings.maxWrites`, so that the channel, not the store, chooses what is evicted.
+    ///   - builder: Makes each write's request.
+    ///   - settings: Limits and retry settings.
+    ///   - dependencies: Transport, scheduler, clock, logger, authorization and result reporting.
     ///   - currentIdentity: The ids current now, read at send time (DURABLE-5).
     ///   - eventsWaiting: Whether events are queued, read after a 404 (DURABLE-7).
-    ///   - onResult: Hears every request's failure, or `nil` after a success.
     package init(
         store: any QueueStore,
-        transport: any Transport,
-        scheduler: any Scheduler,
-        clock: any Clock,
-        jitter: any JitterSource,
-        logger: Logger,
         builder: DurableRequestBuilder,
         settings: Settings,
+        dependencies: ChannelDependencies,
         currentIdentity: @escaping @Sendable () -> (userId: String?, anonymousId: String?),
-        eventsWaiting: @escaping @Sendable () -> Bool,
-        authorization: RequestAuthorization = .disabled,
-        onResult: @escaping @Sendable (JoryioTransportError?) -> Void
+        eventsWaiting: @escaping @Sendable () -> Bool
     ) {
-        self.authorization = authorization
         self.store = store
-        self.transport = transport
-        self.scheduler = scheduler
-        self.clock = clock
-        self.jitter = jitter
-        self.logger = logger
         self.builder = builder
         self.settings = settings
+        self.dependencies = dependencies
         self.currentIdentity = currentIdentity
         self.eventsWaiting = eventsWaiting
-        self.onResult = onResult
+        self.retryTimer = ChannelTimer(scheduler: dependencies.scheduler)
+        self.eventsWaitTimer = ChannelTimer(scheduler: dependencies.scheduler)
     }
 
-    // MARK: - Getters (any thread)
-
-    /// Whether sending waits for a new SDK-auth token.
-    package var isWaitingForToken: Bool { self.state.withLock { $0.authHeld } }
-
-    /// A token was set: a write held by a rejected token is sent again (AUTH-9, DURABLE-8).
-    package func authorizationChanged() {
-        let resume = self.state.withLock { state -> Bool in
-            defer { state.authHeld = false }
-            return state.authHeld
-        }
-        if resume { self.kick() }
-    }
+    // MARK: - State (any thread)
 
     /// The number of writes waiting (the one on the wire included).
     package var pendingCount: Int { self.state.withLock { $0.entries.count } }
@@ -160,205 +153,48 @@ package final class DurableWriteChannel: Sendable {
     /// Whether a request is on the wire.
     package var isSending: Bool { self.state.withLock { $0.inFlight != nil } }
 
-    /// Whether a 402 holds non-withdrawals for the rest of this instance.
-    package var isPaymentHeld: Bool { self.state.withLock { $0.paymentHeld } }
+    /// Whether collection is allowed; while it is not, only withdrawals are sent.
+    package var isCollectionAllowed: Bool { self.state.withLock { $0.collectionAllowed } }
+
+    /// Whether a 402 stopped the collecting writes for the rest of this instance; withdrawals
+    /// still go (DURABLE-10).
+    package var isStopped: Bool { self.state.withLock { $0.collectingStopped } }
+
+    /// Whether sending waits for a new SDK-auth token.
+    package var isWaitingForToken: Bool { self.state.withLock { $0.awaitingToken } }
 
     // MARK: - Commands (scheduler)
-
-    /// Reads every stored write into memory, oldest first, then starts sending.
-    ///
-    /// Records that do not decode are logged and deleted. If the store cannot be read, the failure
-    /// is logged and the channel runs with what it has in memory; the stored writes stay in the
-    /// store for the next launch.
-    package func load() {
-        let records: [QueueRecord]
-        do {
-            records = try self.store.peek(limit: Int(Int32.max), maxBytes: Int.max)
-        } catch {
-            self.logger.error("cannot read stored durable writes: \(error)")
-            self.state.withLock { $0.loaded = true }
-            self.kick()
-            return
-        }
-        var undecodable: [Int64] = []
-        let evicted = self.state.withLock { state -> [Entry] in
-            let known = Dictionary(
-                state.entries.compactMap { entry in entry.recordId.map { ($0, entry) } },
-                uniquingKeysWith: { first, _ in first }
-            )
-            var loaded: [Entry] = []
-            var ids = Set<String>()
-            for record in records {
-                if let entry = known[record.id]
-                    ?? DurableWriteCodec.decode(record.payload).map({ Entry(write: $0, recordId: record.id) })
-                {
-                    if ids.insert(entry.write.id).inserted { loaded.append(entry) }
-                } else {
-                    undecodable.append(record.id)
-                }
-            }
-            let stored = Set(records.map(\.id))
-            for entry in state.entries where entry.recordId.map({ !stored.contains($0) }) ?? true {
-                if ids.insert(entry.write.id).inserted { loaded.append(entry) }
-            }
-            state.entries = loaded
-            state.loaded = true
-            return Self.evict(from: &state, toFit: self.settings.maxWrites)
-        }
-        if !undecodable.isEmpty {
-            self.logger.error("deleted \(undecodable.count) stored durable writes that cannot be read")
-            self.deleteRecords(undecodable)
-        }
-        self.dropEvicted(evicted)
-        self.logger.debug("loaded \(records.count - undecodable.count) durable writes")
-        self.kick()
-    }
-
-    /// Stores `write`, replacing a waiting write with the same ``DurableWrite/replacementKey``
-    /// (DURABLE-4) and evicting beyond ``Settings/maxWrites`` (DURABLE-11), then starts sending.
-    ///
-    /// The write is in the store when this returns, unless the store failed: then it is logged and
-    /// kept in memory for this launch.
-    package func enqueue(_ write: DurableWrite) {
-        let victims = self.state.withLock { state -> (replaced: Entry?, evicted: [Entry])? in
-            guard !state.entries.contains(where: { $0.write.id == write.id }) else { return nil }
-            var replaced: Entry?
-            let key = write.replacementKey
-            // A sign-up never replaces a waiting withdrawal: both go, in order, so an opt-out or a
-            // denial that drops the sign-up still delivers the withdrawal (DURABLE-12, SUB-6).
-            if let index = state.entries.firstIndex(where: {
-                $0.write.id != state.inFlight && $0.write.replacementKey == key
-                    && (write.isWithdrawal || !$0.write.isWithdrawal)
-            }) {
-                replaced = state.entries.remove(at: index)
-            }
-            return (replaced, Self.evict(from: &state, toFit: self.settings.maxWrites - 1))
-        }
-        guard let victims else {
-            self.logger.warning("ignored a durable write whose id is already queued")
-            return
-        }
-        var recordId: Int64?
-        do {
-            let result = try self.store.append([DurableWriteCodec.encode(write)])
-            recordId = result.ids.first
-            if result.evicted > 0 {
-                self.logger.error(
-                    "the durable-write store evicted \(result.evicted) records by itself; its capacity is below maxWrites"
-                )
-            }
-        } catch {
-            self.logger.error("cannot store a durable write; it is kept in memory for this launch: \(error)")
-        }
-        self.state.withLock { $0.entries.append(Entry(write: write, recordId: recordId)) }
-        if let replaced = victims.replaced {
-            self.logger.debug("a newer \(Self.name(replaced.write.kind)) write replaced one still waiting")
-            self.deleteRecords(replaced.recordId.map { [$0] } ?? [])
-        }
-        self.dropEvicted(victims.evicted)
-        self.kick()
-    }
 
     /// Allows or holds data-collecting writes: `false` while consent is pending or denied or the
     /// person opted out (only withdrawals are sent); `true` sends what was held, in order.
     package func setCollectionAllowed(_ allowed: Bool) {
         self.state.withLock { $0.collectionAllowed = allowed }
-        self.kick()
+        self.sendIfDue()
     }
 
-    /// Opt-out, consent denied or `wipeData()`: deletes every waiting identify, alias and
-    /// subscribe/join write; a non-withdrawal on the wire is not retried whatever its outcome.
-    /// Withdrawals are kept and delivered (DURABLE-12, OPTOUT-4).
-    package func dropCollecting() {
-        let dropped = self.state.withLock { state -> [Entry] in
-            let dropped = state.entries.filter { !$0.write.isWithdrawal }
-            state.entries.removeAll { !$0.write.isWithdrawal }
-            if let waiting = state.waitingForEvents, !state.entries.contains(where: { $0.write.id == waiting }) {
-                state.waitingForEvents = nil
-                state.eventsWaitTimer?.cancel()
-                state.eventsWaitTimer = nil
-            }
-            return dropped
+    /// A token was set: a write held by a rejected token is sent again (AUTH-9, DURABLE-8).
+    package func authorizationChanged() {
+        let resume = self.state.withLock { state -> Bool in
+            defer { state.awaitingToken = false }
+            return state.awaitingToken
         }
-        if !dropped.isEmpty {
-            self.logger.info("dropped \(dropped.count) pending identify, alias and subscription writes")
-            self.deleteRecords(dropped.compactMap(\.recordId))
-        }
-        self.kick()
+        if resume { self.sendIfDue() }
     }
 
     /// Called by the engine after an event batch was accepted or when the event queue became
     /// empty: a subscription write answered 404 is resent now (DURABLE-7).
     package func eventsDelivered() {
-        self.state.withLock { state in
-            state.waitingForEvents = nil
-            state.eventsWaitTimer?.cancel()
-            state.eventsWaitTimer = nil
-        }
-        self.kick()
+        self.state.withLock { $0.waitingForEvents = nil }
+        self.eventsWaitTimer.cancel()
+        self.sendIfDue()
     }
 
-    /// The app came to the foreground: sends now if possible, never before the backoff or
-    /// `Retry-After` has passed.
-    package func retry() {
+    /// A retry trigger (the app came to the foreground; GAP-18): a fresh retry budget, and a send
+    /// now if possible, never before the backoff or `Retry-After` has passed.
+    package func trigger() {
         // A trigger gives the channel a fresh retry budget, so it counts even when it arrives while
         // a request is on the wire that then fails after `maxRetries` failures in a row.
         self.state.withLock { $0.retry.consecutiveFailures = 0 }
-        self.kick()
-    }
-
-    // MARK: - Helpers
-
-    /// Removes the oldest evictable entries until at most `limit` remain: the oldest non-withdrawal
-    /// first, the oldest withdrawal when only withdrawals remain; never the one on the wire.
-    static func evict(from state: inout State, toFit limit: Int) -> [Entry] {
-        var evicted: [Entry] = []
-        while state.entries.count > max(0, limit) {
-            let inFlight = state.inFlight
-            guard
-                let index = state.entries.firstIndex(where: { !$0.write.isWithdrawal && $0.write.id != inFlight })
-                    ?? state.entries.firstIndex(where: { $0.write.id != inFlight })
-            else { break }
-            evicted.append(state.entries.remove(at: index))
-        }
-        return evicted
-    }
-
-    func dropEvicted(_ evicted: [Entry]) {
-        guard !evicted.isEmpty else { return }
-        for entry in evicted {
-            if entry.write.isWithdrawal {
-                self.logger.error(
-                    "the durable-write queue is full of withdrawals; evicted the oldest \(Self.name(entry.write.kind)) write"
-                )
-            } else {
-                self.logger.warning(
-                    "the durable-write queue is full; evicted the oldest \(Self.name(entry.write.kind)) write"
-                )
-            }
-        }
-        self.deleteRecords(evicted.compactMap(\.recordId))
-    }
-
-    func deleteRecords(_ ids: [Int64]) {
-        guard !ids.isEmpty else { return }
-        do {
-            try self.store.remove(ids: ids)
-        } catch {
-            // They are loaded again after a restart and resent; the server applies a writeId once.
-            self.logger.error("cannot delete \(ids.count) durable writes from the store: \(error)")
-        }
-    }
-
-    /// A name for logs: never an id, a token or a value.
-    static func name(_ kind: DurableWrite.Kind) -> String {
-        switch kind {
-        case .identify: "identify"
-        case .alias: "alias"
-        case .subscription(_, let status): status == "unsubscribed" ? "unsubscribe" : "subscription"
-        case .subscriptionGroup(_, _, let join): join ? "group join" : "group leave"
-        case .optOutRecord: "opt-out record"
-        case .pushUnregister: "push unregister"
-        }
+        self.sendIfDue()
     }
 }

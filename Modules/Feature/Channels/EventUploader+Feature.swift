@@ -8,7 +8,7 @@ extension EventUploader: EngineFeature {
     /// Holds or releases sending.
     package func privacyChanged(_ change: PrivacyChange) {
         if case .applied(let state) = change {
-            self.setPaused(!state.allowsCollection)
+            self.setCollectionAllowed(state.allowsCollection)
         }
     }
 
