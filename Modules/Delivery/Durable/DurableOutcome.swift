@@ -9,7 +9,8 @@ package enum DurableOutcome: Sendable, Equatable {
     case rejected(status: Int)
     /// `success: false` or 401: retry with backoff, counted against the write (DURABLE-8).
     case counted(JoryioTransportError, retryAfter: TimeInterval?)
-    /// 404 on `/v1/subscriptions`: no profile yet; retry after the queued events, counted (DURABLE-7).
+    /// No profile yet (404 on `/v1/subscriptions`, a kind's ``DurableWrite/ResponseRule/afterEvents``):
+    /// retry after the queued events, counted (DURABLE-7).
     case profileNotFound(retryAfter: TimeInterval?)
     /// 402: ingestion paused for the workspace (DURABLE-10); never counted.
     case paymentRequired(retryAfter: TimeInterval?)
@@ -41,11 +42,15 @@ package enum DurableOutcome: Sendable, Equatable {
 
     /// The answers to a write of `kind`: the common table with the kind's own rules on top.
     package static func table(for kind: DurableWrite.Kind) -> ResponseTable<DurableOutcome> {
-        switch kind {
-        case .subscription, .subscriptionGroup:
-            return Self.table.on(404) { _, _, retryAfter in .profileNotFound(retryAfter: retryAfter) }
-        default:
-            return Self.table
+        kind.responseRules.reduce(Self.table) { table, entry in
+            table.on(entry.key) { status, error, retryAfter in
+                switch entry.value {
+                case .reject: .rejected(status: status)
+                case .countedRetry: .counted(error, retryAfter: retryAfter)
+                case .retry: .retry(error, retryAfter: retryAfter)
+                case .afterEvents: .profileNotFound(retryAfter: retryAfter)
+                }
+            }
         }
     }
 }
