@@ -1,6 +1,7 @@
 import Foundation
 import JoryioCore
 
+/// Sending: the send decision, one request at a time, and what each answer does.
 extension AttributeChannel {
     /// Sends now, arms the timer for the earliest allowed start, or does nothing.
     func sendIfDue() {
@@ -13,6 +14,7 @@ extension AttributeChannel {
         }
     }
 
+    /// Freezes the next batch (unless a frozen one waits), stores it, and sends it.
     private func send(now: Date) {
         self.timer.cancel()
         let (batch, queue, froze) = self.state.withLock { state -> (AttributeBatch?, AttributeQueue, Bool) in
@@ -51,6 +53,7 @@ extension AttributeChannel {
         }
     }
 
+    /// Applies the channel's table to an answer (wire-v2, "SDK handling summary").
     private func handle(_ result: Result<HTTPResponse, TransportError>, batch: AttributeBatch) {
         let now = self.dependencies.clock.now()
         let outcome = AttributeOutcome.classify(result, now: now)
@@ -139,6 +142,7 @@ extension AttributeChannel {
         self.persist(queue)
     }
 
+    /// Stores `queue` in the secure store (deletes the item when empty); a failure is logged.
     func persist(_ queue: AttributeQueue) {
         do {
             try self.secureStore.set(queue.isEmpty ? nil : AttributeWriteCodec.encode(queue), forKey: self.storageKey)

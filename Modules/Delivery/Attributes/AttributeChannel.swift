@@ -51,6 +51,7 @@ package final class AttributeChannel: Sendable {
             self.maxRetries = maxRetries
         }
 
+        /// The per-request limits a batch is cut to.
         var limits: AttributeQueue.Limits {
             AttributeQueue.Limits(
                 maxOperations: self.maxOperationsPerRequest,
@@ -60,14 +61,20 @@ package final class AttributeChannel: Sendable {
         }
     }
 
+    /// The channel's mutable state, behind ``state``.
     struct State {
+        /// Every unconfirmed write.
         var queue = AttributeQueue()
         /// The key of the request on the wire; it may no longer be in the queue after
         /// ``discardCollected()``.
         var inFlightKey: String?
+        /// When the last request started: the next waits for the window (ATTR-9).
         var lastSendStart: Date?
+        /// The failure streak, backoff and `Retry-After`.
         var retry = RetryState()
+        /// Whether collection is allowed (``setCollectionAllowed(_:)``).
         var collectionAllowed = true
+        /// A 402 stopped sending for this instance.
         var stopped = false
         /// The server rejected the current user's token: nothing is sent until a new one arrives.
         var awaitingToken = false
@@ -92,11 +99,17 @@ package final class AttributeChannel: Sendable {
         }
     }
 
+    /// Where the unconfirmed writes are kept (ATTR-14).
     let secureStore: any SecureStore
+    /// The secure-store key of the item.
     let storageKey: String
+    /// Makes each batch's request.
     let builder: AttributeRequestBuilder
+    /// Limits and retry settings.
     let settings: Settings
+    /// Transport, scheduler, clock, ids, logger, authorization and result reporting.
     let dependencies: ChannelDependencies
+    /// The mutable state.
     let state = Locked(State())
     /// Armed for the earliest allowed start (window, backoff, `Retry-After`).
     let timer: ChannelTimer

@@ -8,18 +8,27 @@ package import JoryioCore
 /// its work, so the work may arm it again. Like the channel that owns it, it is used from the
 /// scheduler only; the lock keeps the getters safe from any thread.
 package final class ChannelTimer: Sendable {
+    /// The timer waiting to fire.
     private struct Armed {
+        /// When it fires.
         var due: Date
+        /// The scheduler's handle, attached right after scheduling.
         var handle: (any Cancellable)?
+        /// Which arming this is: a replaced or cancelled timer's work finds another and does nothing.
         var generation: UInt64
     }
 
+    /// The armed timer and the arming count.
     private struct State {
+        /// The timer waiting to fire, if any.
         var armed: Armed?
+        /// How many times the timer was armed.
         var generation: UInt64 = 0
     }
 
+    /// The scheduler the work runs on.
     private let scheduler: any Scheduler
+    /// The mutable state.
     private let state = Locked(State())
 
     /// Creates a timer that is not armed.
@@ -58,6 +67,7 @@ package final class ChannelTimer: Sendable {
         armed?.handle?.cancel()
     }
 
+    /// Cancels any armed timer and arms one for `due`, `delay` seconds from now.
     private func replace(due: Date, delay: TimeInterval, _ work: @escaping @Sendable () -> Void) {
         self.cancel()
         // Armed before it is scheduled, so the work finds itself armed whenever it runs.

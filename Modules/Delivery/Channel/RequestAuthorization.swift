@@ -95,6 +95,7 @@ package enum TokenRejection: Sendable, Equatable {
     case hold(tokenArrived: Bool)
 }
 
+/// Requests carrying the credentials they were sent with.
 extension HTTPRequest {
     /// This request with `Authorization: Bearer <token>` when `credentials` carry a token.
     package func authorized(_ credentials: SentCredentials?) -> HTTPRequest {

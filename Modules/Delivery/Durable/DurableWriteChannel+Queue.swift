@@ -1,6 +1,7 @@
 import Foundation
 import JoryioCore
 
+/// The writes in memory and in the store: loading, adding, replacing, evicting, deleting.
 extension DurableWriteChannel {
     /// Reads every stored write into memory, oldest first, then starts sending.
     ///
@@ -135,6 +136,7 @@ extension DurableWriteChannel {
         return evicted
     }
 
+    /// Logs each evicted write and deletes them from the store.
     func dropEvicted(_ evicted: [Entry]) {
         guard !evicted.isEmpty else { return }
         for entry in evicted {
@@ -151,6 +153,7 @@ extension DurableWriteChannel {
         self.deleteRecords(evicted.compactMap(\.recordId))
     }
 
+    /// Deletes records from the store; a failure is logged (they are resent after a restart).
     func deleteRecords(_ ids: [Int64]) {
         guard !ids.isEmpty else { return }
         do {

@@ -1,6 +1,7 @@
 import Foundation
 import JoryioCore
 
+/// Sending: the send decision, one request at a time, and what each answer does.
 extension DurableWriteChannel {
     /// The ids a write is sent with (DURABLE-5): a write made while anonymous goes out with the
     /// current user id when the anonymous id it was made with is still this device's; otherwise it
@@ -53,6 +54,7 @@ extension DurableWriteChannel {
         }
     }
 
+    /// Whether an answer lets the next write go at once, or the channel waits (timer or trigger).
     private enum Next { case sendNow, wait }
 
     /// Marks the request answered; returns whether its write is still queued.
@@ -63,6 +65,7 @@ extension DurableWriteChannel {
         }
     }
 
+    /// Applies the channel's table, with the write kind's rules, to an answer (DURABLE-6…10).
     private func handle(_ result: Result<HTTPResponse, TransportError>, write: DurableWrite) {
         let now = self.dependencies.clock.now()
         let outcome = DurableOutcome.classify(result, for: write, now: now)
@@ -157,6 +160,7 @@ extension DurableWriteChannel {
         }
     }
 
+    /// No profile yet (DURABLE-7): counted; waits for the queued events, or backs off when none wait.
     private func handleNotFound(_ write: DurableWrite, stillQueued: Bool, retryAfter: TimeInterval?, now: Date) -> Next {
         let name = write.kind.name
         let logger = self.dependencies.logger
@@ -193,6 +197,7 @@ extension DurableWriteChannel {
 
     // MARK: - Backoff
 
+    /// Records a failure; arms the retry timer unless `maxRetries` failures in a row were reached.
     private func backOff(retryAfter: TimeInterval?, now: Date) -> Next {
         let (failures, due) = self.state.withLock { state in
             state.retry.recordFailure(
@@ -210,6 +215,7 @@ extension DurableWriteChannel {
         return .wait
     }
 
+    /// Decides again at `due`.
     private func armRetryTimer(at due: Date, now: Date) {
         self.retryTimer.arm(at: due, now: now) { [self] in self.sendIfDue() }
     }

@@ -58,18 +58,27 @@ package final class DurableWriteChannel: Sendable {
         }
     }
 
+    /// A waiting write and its attempt counts.
     struct Entry {
+        /// The write.
         var write: DurableWrite
         /// The store's id; `nil` when the store refused the write (kept in memory only).
         var recordId: Int64?
+        /// `success: false` and 401 answers so far (DURABLE-8).
         var countedFailures = 0
+        /// 404 answers so far (DURABLE-7).
         var notFoundFailures = 0
     }
 
+    /// The channel's mutable state, behind ``state``.
     struct State {
+        /// The waiting writes, in sending order.
         var entries: [Entry] = []
+        /// ``load()`` has run: nothing is sent before.
         var loaded = false
+        /// The id of the write on the wire.
         var inFlight: String?
+        /// Whether collection is allowed (``setCollectionAllowed(_:)``).
         var collectionAllowed = false
         /// A 402 answered a non-withdrawal: non-withdrawals wait for the next launch (DURABLE-10).
         var collectingStopped = false
@@ -77,8 +86,10 @@ package final class DurableWriteChannel: Sendable {
         var awaitingToken = false
         /// The write answered 404 that waits for events to be delivered (DURABLE-7).
         var waitingForEvents: String?
+        /// The failure streak, backoff and `Retry-After`.
         var retry = RetryState()
 
+        /// Whether `write` may go now: a withdrawal always, anything else while collection is allowed and not stopped.
         func isSendable(_ write: DurableWrite) -> Bool {
             write.isWithdrawal || (self.collectionAllowed && !self.collectingStopped)
         }
@@ -101,12 +112,19 @@ package final class DurableWriteChannel: Sendable {
         }
     }
 
+    /// The channel's own store (DURABLE-14).
     let store: any QueueStore
+    /// Makes each write's request.
     let builder: DurableRequestBuilder
+    /// Limits and retry settings.
     let settings: Settings
+    /// Transport, scheduler, clock, logger, authorization and result reporting.
     let dependencies: ChannelDependencies
+    /// The ids current now, read at send time (DURABLE-5).
     let currentIdentity: @Sendable () -> (userId: String?, anonymousId: String?)
+    /// Whether events are queued, read after a 404 (DURABLE-7).
     let eventsWaiting: @Sendable () -> Bool
+    /// The mutable state.
     let state = Locked(State())
     /// The backoff / `Retry-After` timer.
     let retryTimer: ChannelTimer

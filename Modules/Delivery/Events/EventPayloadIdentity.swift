@@ -7,7 +7,9 @@ import JoryioCore
 /// the whole event: the SDK's encoder writes keys in sorted order, which puts `userId` last, right
 /// after `"type":"track"`. Anything else falls back to a full parse.
 package enum EventPayloadIdentity {
+    /// How an anonymous payload ends.
     private static let anonymousTail = Data(#""type":"track"}"#.utf8)
+    /// The top-level `userId` key, the last one of a user's payload.
     private static let userMarker = Data(#","userId":"#.utf8)
 
     /// The payload's `userId`, or `nil`.

@@ -1,7 +1,9 @@
 import Foundation
 import JoryioCore
 
+/// Sending: batches, one request at a time, and what each answer does.
 extension EventUploader {
+    /// Sends the next batch: the first split half waiting, or the oldest events (one user's with SDK auth).
     func sendNext() {
         let halves = self.state.withLock { state -> [QueueRecord]? in
             state.splitHalves.isEmpty ? nil : state.splitHalves.removeFirst()
@@ -52,6 +54,7 @@ extension EventUploader {
         }
     }
 
+    /// Applies the event table to an answer (ARCHITECTURE §4).
     private func handle(_ result: Result<HTTPResponse, TransportError>, records: [QueueRecord], fromSplit: Bool) {
         let now = self.dependencies.clock.now()
         let outcome = BatchOutcome.classify(result, count: records.count, now: now)
@@ -157,6 +160,7 @@ extension EventUploader {
         }
     }
 
+    /// Deletes events from the queue; a failure is logged (they are resent and deduplicated).
     private func remove(_ ids: [Int64]) {
         do {
             try self.store.remove(ids: ids)
@@ -166,6 +170,7 @@ extension EventUploader {
         }
     }
 
+    /// Records a failure; arms the retry timer unless `maxRetries` failures in a row were reached (GAP-18).
     private func backOff(retryAfter: TimeInterval?, now: Date) {
         let (failures, due) = self.state.withLock { state in
             state.retry.recordFailure(

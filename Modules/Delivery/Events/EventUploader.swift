@@ -51,13 +51,21 @@ package final class EventUploader: Sendable {
         }
     }
 
+    /// The uploader's mutable state, behind ``state``.
     struct State {
+        /// A request is on the wire.
         var inFlight = false
+        /// Halves of a split batch, sent before anything else (BATCH-6).
         var splitHalves: [[QueueRecord]] = []
+        /// The failure streak, backoff and `Retry-After`.
         var retry = RetryState()
+        /// A 402 or 403 stopped sending for this session (BATCH-10).
         var stopped = false
+        /// Whether collection is allowed (``setCollectionAllowed(_:)``).
         var collectionAllowed = true
+        /// A flush or timer asked for the whole queue: keep sending until it is empty.
         var draining = false
+        /// The strongest trigger that arrived while a request was on the wire.
         var triggeredWhileBusy: Trigger?
         /// A `flush()` is waiting for `Retry-After` only: the retry timer sends as a flush.
         var flushWaiting = false
@@ -77,10 +85,15 @@ package final class EventUploader: Sendable {
         }
     }
 
+    /// The event queue (the engine stores into it).
     let store: any QueueStore
+    /// Makes each batch's request.
     let builder: BatchRequestBuilder
+    /// Batching and retry settings.
     let settings: Settings
+    /// Transport, scheduler, clock, logger, authorization and result reporting.
     let dependencies: ChannelDependencies
+    /// The mutable state.
     let state = Locked(State())
     /// The flush-interval timer (BATCH-2).
     let intervalTimer: ChannelTimer
@@ -178,6 +191,7 @@ package final class EventUploader: Sendable {
         }
     }
 
+    /// Triggers again at `due`, as a flush when a flush waits for `Retry-After`.
     func armRetryTimer(at due: Date, now: Date) {
         self.retryTimer.arm(at: due, now: now) { [self] in
             // A flush() that met Retry-After still skips the SDK's own (possibly longer) backoff.
