@@ -34,7 +34,7 @@ package final class DurableWriteChannel: Sendable {
         /// The backoff schedule (BATCH-18).
         package var backoff: BackoffPolicy
         /// Consecutive failures after which the channel stops arming its own retry timer and waits
-        /// for the next trigger (an enqueue, ``retry()``, consent, events delivered), as events do.
+        /// for the next trigger (an enqueue, ``trigger()``, consent, events delivered), as events do.
         package var maxRetries: Int
         /// The longest a subscription write answered 404 waits for ``eventsDelivered()`` before it
         /// is resent anyway (the event queue may be stopped for the session by a 402/403).
