@@ -107,3 +107,24 @@ package struct FeatureRegistration: Sendable {
         self.make = make
     }
 }
+
+extension FeatureContext {
+    /// What a delivery channel of this feature needs: the engine's transport, executor, time, ids
+    /// and authorization, a logger scoped to `scope`, and results reported to the engine
+    /// (``requestFinished``) unless `onResult` says otherwise.
+    package func channelDependencies(
+        _ scope: String,
+        onResult: (@Sendable (JoryioTransportError?) -> Void)? = nil
+    ) -> ChannelDependencies {
+        ChannelDependencies(
+            transport: self.transport,
+            scheduler: self.scheduler,
+            clock: self.clock,
+            jitter: self.jitter,
+            identifiers: self.identifiers,
+            logger: self.logger.scoped(scope),
+            authorization: self.authorization,
+            onResult: onResult ?? self.requestFinished
+        )
+    }
+}

@@ -38,11 +38,6 @@ package struct FeatureSetup: Sendable {
     private func events(_ context: FeatureContext) -> any EngineFeature {
         EventUploader(
             store: context.stores.events,
-            transport: context.transport,
-            scheduler: context.scheduler,
-            clock: context.clock,
-            jitter: context.jitter,
-            logger: context.logger.scoped("delivery"),
             builder: BatchRequestBuilder(
                 endpoint: self.apiEndpoint.appendingPathComponent("v1/events"),
                 sdkKey: self.sdkKey,
@@ -57,19 +52,13 @@ package struct FeatureSetup: Sendable {
                 maxRetries: self.config.maxRetries,
                 backoff: self.backoff
             ),
-            authorization: context.authorization,
-            onResult: context.eventsSent
+            dependencies: context.channelDependencies("delivery", onResult: context.eventsSent)
         )
     }
 
     private func durableWrites(_ context: FeatureContext) -> any EngineFeature {
         DurableWriteChannel(
             store: context.stores.durable,
-            transport: context.transport,
-            scheduler: context.scheduler,
-            clock: context.clock,
-            jitter: context.jitter,
-            logger: context.logger.scoped("writes"),
             builder: DurableRequestBuilder(
                 apiHost: self.apiEndpoint,
                 sdkKey: self.sdkKey,
@@ -77,13 +66,12 @@ package struct FeatureSetup: Sendable {
                 timeout: self.config.requestTimeout
             ),
             settings: DurableWriteChannel.Settings(backoff: self.backoff, maxRetries: self.config.maxRetries),
+            dependencies: context.channelDependencies("writes"),
             currentIdentity: {
                 let identity = context.identity()
                 return (identity.userId, identity.anonymousId)
             },
-            eventsWaiting: context.eventsWaiting,
-            authorization: context.authorization,
-            onResult: context.requestFinished
+            eventsWaiting: context.eventsWaiting
         )
     }
 
@@ -91,12 +79,6 @@ package struct FeatureSetup: Sendable {
         let channel = AttributeChannel(
             secureStore: context.stores.secure,
             storageKey: StoreKey.attributeWrites,
-            transport: context.transport,
-            scheduler: context.scheduler,
-            clock: context.clock,
-            jitter: context.jitter,
-            logger: context.logger.scoped("attributes"),
-            identifiers: context.identifiers,
             builder: AttributeRequestBuilder(
                 endpoint: self.apiEndpoint.appendingPathComponent("v1/attributes"),
                 sdkKey: self.sdkKey,
@@ -109,8 +91,7 @@ package struct FeatureSetup: Sendable {
                 backoff: self.backoff,
                 maxRetries: self.config.maxRetries
             ),
-            authorization: context.authorization,
-            onResult: context.requestFinished
+            dependencies: context.channelDependencies("attributes")
         )
         return AttributesFeature(channel: channel, context: context)
     }

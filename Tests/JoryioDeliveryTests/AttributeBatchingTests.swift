@@ -103,7 +103,7 @@ import Testing
     @Test("a request carries one identity: a run from the head, in order")
     func identityGrouping() {
         let h = AttributeHarness()
-        h.channel.setPaused(true)
+        h.channel.setCollectionAllowed(false)
         h.enqueue(
             h.write("w1", "a", .set(1), user: "alice"),
             h.write("w2", "b", .set(2), user: "alice"),
@@ -111,7 +111,7 @@ import Testing
             h.write("w4", "c", .set(4), user: "alice"),
             h.write("w5", "d", .set(5), user: nil, anonymous: "a3")
         )
-        h.channel.setPaused(false)
+        h.channel.setCollectionAllowed(true)
         h.scheduler.runUntilIdle()
         var bodies: [JSONValue] = []
         for index in 0..<4 {
@@ -129,9 +129,9 @@ import Testing
     @Test("at most 200 unsets per request; the rest, and what follows them, go in the next")
     func unsetLimit() {
         let h = AttributeHarness()
-        h.channel.setPaused(true)
+        h.channel.setCollectionAllowed(false)
         h.channel.enqueue((0..<250).map { h.write("u\($0)", "k\($0)", .unset) } + [h.write("s", "plan", .set(1))])
-        h.channel.setPaused(false)
+        h.channel.setCollectionAllowed(true)
         h.scheduler.runUntilIdle()
         #expect(h.operations(0).count == 200)
         #expect(h.operations(0).allSatisfy { $0["op"] == "unset" })
@@ -143,9 +143,9 @@ import Testing
     @Test("at most 500 operations per request")
     func operationLimit() {
         let h = AttributeHarness()
-        h.channel.setPaused(true)
+        h.channel.setCollectionAllowed(false)
         h.channel.enqueue((0..<620).map { h.write("w\($0)", "k\($0)", .set(1)) })
-        h.channel.setPaused(false)
+        h.channel.setCollectionAllowed(true)
         h.scheduler.runUntilIdle()
         #expect(h.operations(0).count == 500)
         h.answerSuccess()
@@ -157,13 +157,13 @@ import Testing
     @Test("the uncompressed body stays within maxBodyBytes; a single larger write still goes alone")
     func bodyLimit() throws {
         let h = AttributeHarness(maxBodyBytes: 1000)
-        h.channel.setPaused(true)
+        h.channel.setCollectionAllowed(false)
         let filler = String(repeating: "x", count: 300)
         h.channel.enqueue(
             (0..<5).map { h.write("w\($0)", "k\($0)", .set(.string(filler))) }
                 + [h.write("huge", "h", .set(.string(String(repeating: "y", count: 2000))))]
         )
-        h.channel.setPaused(false)
+        h.channel.setCollectionAllowed(true)
         h.scheduler.runUntilIdle()
         var counts: [Int] = []
         for index in 0..<4 {

@@ -113,12 +113,6 @@ final class AttributeHarness: Sendable {
         let results = self.results
         self.channel = AttributeChannel(
             secureStore: store,
-            transport: transport,
-            scheduler: scheduler,
-            clock: scheduler,
-            jitter: FixedJitter(),
-            logger: self.logs.logger(),
-            identifiers: self.keys,
             builder: AttributeRequestBuilder(
                 endpoint: Self.endpoint,
                 sdkKey: "jry_sdk_ios_k",
@@ -134,7 +128,15 @@ final class AttributeHarness: Sendable {
                 maxUnsetsPerRequest: maxUnsets,
                 maxBodyBytes: maxBodyBytes
             ),
-            onResult: { error in results.withLock { $0.append(error) } }
+            dependencies: ChannelDependencies(
+                transport: transport,
+                scheduler: scheduler,
+                clock: scheduler,
+                jitter: FixedJitter(),
+                identifiers: self.keys,
+                logger: self.logs.logger(),
+                onResult: { error in results.withLock { $0.append(error) } }
+            )
         )
     }
 

@@ -51,18 +51,18 @@ import Testing
     func enqueueBeforeLoad() throws {
         let store = TestSecureStore()
         let first = AttributeHarness(store: store)
-        first.channel.setPaused(true)
+        first.channel.setCollectionAllowed(false)
         first.enqueue(first.write("w1", "a", .set(1)), first.write("w2", "visits", .increment(1)))
 
         let second = AttributeHarness(store: store)
-        second.channel.setPaused(true)
+        second.channel.setCollectionAllowed(false)
         second.enqueue(second.write("w3", "visits", .increment(2)))
         second.channel.load()
         second.channel.load()
         #expect(second.channel.queue.waiting.map(\.id) == ["w1", "w2"])
         #expect(second.channel.queue.waiting.last?.operation == .increment(3))
         #expect(try #require(second.storedQueue).waiting.map(\.id) == ["w1", "w2"])
-        second.channel.setPaused(false)
+        second.channel.setCollectionAllowed(true)
         second.scheduler.runUntilIdle()
         #expect(second.requests.count == 1)
         #expect(second.ids(0) == ["w1", "w2"])
@@ -72,9 +72,9 @@ import Testing
     func restartKeepsHalves() throws {
         let store = TestSecureStore()
         let first = AttributeHarness(store: store)
-        first.channel.setPaused(true)
+        first.channel.setCollectionAllowed(false)
         first.enqueue(first.write("w1", "a", .set(1)), first.write("w2", "b", .set(2)), first.write("w3", "c", .set(3)))
-        first.channel.setPaused(false)
+        first.channel.setCollectionAllowed(true)
         first.scheduler.runUntilIdle()
         first.answer(status: 422)
         let halves = try #require(first.storedQueue).batches
@@ -94,7 +94,7 @@ import Testing
     func valuesRoundTrip() throws {
         let store = TestSecureStore()
         let first = AttributeHarness(store: store)
-        first.channel.setPaused(true)
+        first.channel.setCollectionAllowed(false)
         let time = first.start.addingTimeInterval(0.123_456_789)
         let writes = [
             AttributeWrite(
@@ -125,7 +125,7 @@ import Testing
         ]
         first.channel.enqueue(writes)
         let second = AttributeHarness(store: store)
-        second.channel.setPaused(true)
+        second.channel.setCollectionAllowed(false)
         second.channel.load()
         #expect(second.channel.queue.waiting == writes)
     }
@@ -148,9 +148,9 @@ import Testing
         #expect(h.channel.pendingCount == 0)
         #expect(h.messages(.error).contains { $0.contains("cannot read stored attribute writes") })
         #expect(h.stored == Data(text.utf8))
-        h.channel.retry()
-        h.channel.purge()
-        // purge() deletes whatever is stored (opt-out, reset): the item is gone.
+        h.channel.trigger()
+        h.channel.discardCollected()
+        // discardCollected() deletes whatever is stored (opt-out, reset): the item is gone.
         #expect(h.stored == nil)
     }
 
@@ -197,9 +197,9 @@ import Testing
     @Test("maxPending never drops the in-flight batch, even when it alone is over the limit")
     func maxPendingKeepsInFlight() {
         let h = AttributeHarness(maxPending: 1)
-        h.channel.setPaused(true)
+        h.channel.setCollectionAllowed(false)
         h.enqueue(h.write("w1", "a", .set(1)))
-        h.channel.setPaused(false)
+        h.channel.setCollectionAllowed(true)
         h.scheduler.runUntilIdle()
         h.enqueue(h.write("w2", "b", .set(2)))
         #expect(h.channel.queue.waiting.isEmpty)

@@ -57,13 +57,13 @@ import Testing
         #expect(h.channel.pendingCount == 0)
     }
 
-    @Test("Retry-After is honoured even when longer than the backoff, and retry() does not skip it")
+    @Test("Retry-After is honoured even when longer than the backoff, and trigger() does not skip it")
     func retryAfterHonoured() {
         let h = AttributeHarness(backoffBase: 1)
         h.enqueue(h.write("w1", "a", .set(1)))
         h.answer(status: 429, body: "", headers: ["Retry-After": "10"])
         h.advance(to: 5)
-        h.channel.retry()
+        h.channel.trigger()
         h.scheduler.runUntilIdle()
         h.advance(to: 9.999)
         #expect(h.requests.count == 1)
@@ -72,17 +72,17 @@ import Testing
         #expect(h.idempotencyKey(1) == h.idempotencyKey(0))
     }
 
-    @Test("retry() skips the channel's own backoff but not the request in flight")
+    @Test("trigger() skips the channel's own backoff but not the request in flight")
     func retrySkipsBackoff() {
         let h = AttributeHarness(backoffBase: 60)
         h.enqueue(h.write("w1", "a", .set(1)))
         h.fail()
         h.advance(to: 3)
-        h.channel.retry()
+        h.channel.trigger()
         h.scheduler.runUntilIdle()
         #expect(h.requests.count == 2)
         #expect(h.idempotencyKey(1) == h.idempotencyKey(0))
-        h.channel.retry()
+        h.channel.trigger()
         h.scheduler.runUntilIdle()
         #expect(h.requests.count == 2)
     }
@@ -114,7 +114,7 @@ import Testing
         h.fail()
         h.advance(to: 1)
         #expect(h.requests.count == 2, "the one retry the budget allows is on the wire")
-        h.channel.retry()  // the app returns to the foreground meanwhile
+        h.channel.trigger()  // the app returns to the foreground meanwhile
         h.scheduler.runUntilIdle()
         h.fail()
         h.advance(to: 100)
@@ -148,14 +148,14 @@ import Testing
     @Test("400/413/422 split the batch until the single bad write is dropped and named", arguments: [400, 413, 422])
     func splitToTheBadKey(status: Int) {
         let h = AttributeHarness()
-        h.channel.setPaused(true)
+        h.channel.setCollectionAllowed(false)
         h.enqueue(
             h.write("w1", "a", .set(1)),
             h.write("w2", "b", .set(2)),
             h.write("w3", "bad", .set(3)),
             h.write("w4", "d", .set(4))
         )
-        h.channel.setPaused(false)
+        h.channel.setCollectionAllowed(true)
         h.scheduler.runUntilIdle()
         h.answer(status: status, body: #"{"error":"invalid_operation"}"#)
         #expect(h.storedQueue?.batches.map { $0.writes.map(\.id) } == [["w1", "w2"], ["w3", "w4"]])
@@ -204,9 +204,9 @@ import Testing
         h.answer(status: 402)
         #expect(h.channel.isStopped)
         h.enqueue(h.write("w2", "b", .set(2)))
-        h.channel.retry()
-        h.channel.setPaused(true)
-        h.channel.setPaused(false)
+        h.channel.trigger()
+        h.channel.setCollectionAllowed(false)
+        h.channel.setCollectionAllowed(true)
         h.advance(to: 3600)
         #expect(h.requests.count == 1)
         #expect(h.channel.pendingCount == 2)
@@ -217,12 +217,12 @@ import Testing
         #expect(h.results.value == [.http(status: 402, body: nil)])
     }
 
-    @Test("purge during a request forgets its batch: whatever the outcome it is never retried")
-    func purgeDuringFlight() {
+    @Test("discardCollected during a request forgets its batch: whatever the outcome it is never retried")
+    func discardDuringFlight() {
         let h = AttributeHarness(backoffBase: 1)
         h.enqueue(h.write("w1", "a", .set(1)))
         h.enqueue(h.write("w2", "b", .set(2)))
-        h.channel.purge()
+        h.channel.discardCollected()
         #expect(h.channel.pendingCount == 0)
         #expect(h.stored == nil)
         #expect(h.channel.isSending)
@@ -242,12 +242,12 @@ import Testing
         #expect(h.stored == nil)
     }
 
-    @Test("purge while backing off drops the frozen batch and the timer")
-    func purgeDuringBackoff() {
+    @Test("discardCollected while backing off drops the frozen batch and the timer")
+    func discardDuringBackoff() {
         let h = AttributeHarness(backoffBase: 1)
         h.enqueue(h.write("w1", "a", .set(1)))
         h.fail()
-        h.channel.purge()
+        h.channel.discardCollected()
         h.advance(to: 100)
         #expect(h.requests.count == 1)
         #expect(h.stored == nil)

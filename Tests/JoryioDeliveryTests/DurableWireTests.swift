@@ -98,7 +98,7 @@ import Testing
         let payload = String(decoding: DurableWriteCodec.encode(writes[2]), as: UTF8.self)
         #expect(
             payload
-                == #"{"channel":"email","id":"c","kind":"subscription","status":"unsubscribed","timestamp":1767225600250,"userId":"u1","v":1}"#
+                == #"{"id":"c","kind":{"fields":{"channel":"email","status":"unsubscribed"},"method":"POST","name":"unsubscribe","path":"v1/subscriptions","replacement":{"key":"sub|email","scope":"person"},"rules":{"404":"afterEvents"},"withdrawal":true},"timestamp":1767225600250,"userId":"u1","v":2}"#
         )
     }
 
@@ -122,6 +122,7 @@ import Testing
     @Test("payloads of another version, kind or shape do not decode")
     func codecRejects() {
         let bad = [
+            #"{"id":"c","kind":"identify","timestamp":1,"v":3}"#,
             #"{"id":"c","kind":"identify","timestamp":1,"v":2}"#,
             #"{"id":"c","kind":"rename","timestamp":1,"v":1}"#,
             #"{"id":"c","kind":"alias","label":"x","timestamp":1,"v":1}"#,

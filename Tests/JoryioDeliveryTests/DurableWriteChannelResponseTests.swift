@@ -72,7 +72,7 @@ import Testing
             rig.answer(.json(404, #"{"success":false,"error":"profile_not_found"}"#))
             if attempt < 5 {
                 rig.scheduler.advance(by: 120)
-                rig.channel.retry()
+                rig.channel.trigger()
                 #expect(rig.transport.requests.count == attempt, "waits for the events, and w2 waits behind it")
                 rig.channel.eventsDelivered()
             }
@@ -132,13 +132,13 @@ import Testing
         #expect(!rig.messages(.error).contains { $0.contains("dropped") })
     }
 
-    @Test("5xx and 429 are never resent before Retry-After, not even by retry()", arguments: [503, 429])
+    @Test("5xx and 429 are never resent before Retry-After, not even by trigger()", arguments: [503, 429])
     func retryAfter(status: Int) {
         let rig = DurableRig()
         rig.channel.enqueue(write("w1", self.identify, user: "u1"))
         rig.answer(.json(status, "", headers: ["Retry-After": "30"]))
         rig.scheduler.advance(by: 29.999)
-        rig.channel.retry()
+        rig.channel.trigger()
         rig.channel.enqueue(write("w2", self.unsubscribe))
         #expect(rig.transport.requests.count == 1)
         rig.scheduler.advance(by: 0.001)
@@ -176,7 +176,7 @@ import Testing
         #expect(rig.transport.requests.count == 3)
         rig.scheduler.advance(by: 3600)
         #expect(rig.transport.requests.count == 3)
-        rig.channel.retry()
+        rig.channel.trigger()
         #expect(rig.transport.requests.count == 4)
     }
 
@@ -187,11 +187,11 @@ import Testing
         rig.channel.enqueue(write("w2", self.alias, user: "u1"))
         rig.channel.enqueue(write("w3", self.unsubscribe, user: "u1"))
         rig.answer(.json(402, ""))
-        #expect(rig.channel.isPaymentHeld)
+        #expect(rig.channel.isStopped)
         #expect(rig.sentIds == ["w1", "w3"])
         rig.answer(.ok)
         rig.scheduler.advance(by: 3600)
-        rig.channel.retry()
+        rig.channel.trigger()
         rig.channel.setCollectionAllowed(true)
         #expect(rig.sentIds == ["w1", "w3"])
 
@@ -235,7 +235,7 @@ import Testing
             rig.scheduler.advance(by: 60)
         }
         #expect(rig.sentIds == Array(repeating: "w1", count: 13))
-        #expect(!rig.channel.isPaymentHeld)
+        #expect(!rig.channel.isStopped)
         rig.answer(.ok)
         #expect(rig.sentIds.last == "w2")
         rig.answer(.ok)

@@ -28,7 +28,7 @@ import Testing
         #expect(rig.transport.inFlight == 1)
         #expect(try rig.storedIds() == ["w2", "w3"])
 
-        rig.channel.retry()  // a trigger while busy never starts a second request
+        rig.channel.trigger()  // a trigger while busy never starts a second request
         #expect(rig.transport.inFlight == 1)
         rig.answer(.ok)
         rig.answer(.ok)
@@ -138,8 +138,8 @@ import Testing
         #expect(try rig.storedIds().isEmpty)
     }
 
-    @Test("dropCollecting keeps withdrawals and neutralises a non-withdrawal in flight")
-    func dropCollecting() throws {
+    @Test("discardCollected keeps withdrawals and neutralises a non-withdrawal in flight")
+    func discardCollected() throws {
         let rig = DurableRig()
         rig.channel.enqueue(write("w1", self.subscribe))
         rig.channel.enqueue(write("w2", self.identify, user: "u1"))
@@ -149,7 +149,7 @@ import Testing
         #expect(rig.sentIds == ["w1"])
 
         rig.channel.setCollectionAllowed(false)
-        rig.channel.dropCollecting()
+        rig.channel.discardCollected()
         #expect(rig.channel.pending.map(\.id) == ["w3", "w4"])
         #expect(try rig.storedIds() == ["w3", "w4"])
         #expect(rig.messages(.info).contains("dropped 3 pending identify, alias and subscription writes"))

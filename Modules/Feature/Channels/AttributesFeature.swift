@@ -46,22 +46,22 @@ package final class AttributesFeature: EngineFeature {
 
     /// Loads unconfirmed writes, held until the launch's privacy is applied.
     package func start() {
-        self.channel.setPaused(true)
+        self.channel.setCollectionAllowed(false)
         self.channel.load()
     }
 
-    /// Holds or sends (ATTR-19), purges on opt-out or denial (ATTR-15), retries on resume (ATTR-8).
+    /// Holds or sends (ATTR-19), discards on opt-out or denial (ATTR-15), retries on resume (ATTR-8).
     package func privacyChanged(_ change: PrivacyChange) {
         switch change {
-        case .applied(let state): self.channel.setPaused(!state.allowsCollection)
-        case .collectionStopped: self.channel.purge()
-        case .collectionResumed: self.channel.retry()
+        case .applied(let state): self.channel.setCollectionAllowed(state.allowsCollection)
+        case .collectionStopped: self.channel.discardCollected()
+        case .collectionResumed: self.channel.trigger()
         }
     }
 
-    /// `reset()` purges unconfirmed writes (ATTR-15); identify keeps them: they carry their user.
+    /// `reset()` discards unconfirmed writes (ATTR-15); identify keeps them: they carry their user.
     package func identityChanged(_ change: IdentityChange) {
-        if case .reset = change { self.channel.purge() }
+        if case .reset = change { self.channel.discardCollected() }
     }
 
     /// Held writes go again (AUTH-9).
@@ -71,12 +71,12 @@ package final class AttributesFeature: EngineFeature {
 
     /// Foreground retries unconfirmed writes (ATTR-8).
     package func lifecycle(_ event: LifecycleEvent) {
-        if case .foreground = event { self.channel.retry() }
+        if case .foreground = event { self.channel.trigger() }
     }
 
     /// Every unconfirmed write goes (ATTR-15, WIPE-1).
     package func wipe() {
-        self.channel.purge()
+        self.channel.discardCollected()
     }
 
     /// Users whose writes still wait (AUTH-5).

@@ -14,19 +14,19 @@ extension DurableWriteChannel: EngineFeature {
     package func privacyChanged(_ change: PrivacyChange) {
         switch change {
         case .applied(let state): self.setCollectionAllowed(state.allowsCollection)
-        case .collectionStopped: self.dropCollecting()
+        case .collectionStopped: self.discardCollected()
         case .collectionResumed: break
         }
     }
 
     /// Foreground: retry now (never before `Retry-After`).
     package func lifecycle(_ event: LifecycleEvent) {
-        if case .foreground = event { self.retry() }
+        if case .foreground = event { self.trigger() }
     }
 
     /// Identify, alias and sign-ups are dropped; withdrawals stay (WIPE-6).
     package func wipe() {
-        self.dropCollecting()
+        self.discardCollected()
     }
 
     /// Users whose writes still wait.

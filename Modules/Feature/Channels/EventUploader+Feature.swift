@@ -7,13 +7,13 @@ package import JoryioDelivery
 extension EventUploader: EngineFeature {
     /// Held until the launch's privacy is applied: the engine owns the queue, nothing to load.
     package func start() {
-        self.setPaused(true)
+        self.setCollectionAllowed(false)
     }
 
     /// Holds or releases sending.
     package func privacyChanged(_ change: PrivacyChange) {
         if case .applied(let state) = change {
-            self.setPaused(!state.allowsCollection)
+            self.setCollectionAllowed(state.allowsCollection)
         }
     }
 

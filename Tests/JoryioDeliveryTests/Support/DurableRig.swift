@@ -115,11 +115,6 @@ final class DurableRig: Sendable {
         let results = self.results
         self.channel = DurableWriteChannel(
             store: store,
-            transport: self.transport,
-            scheduler: self.scheduler,
-            clock: self.scheduler,
-            jitter: NoJitter(),
-            logger: self.sink.logger(module: "durable"),
             builder: DurableRequestBuilder(
                 apiHost: Self.apiHost,
                 sdkKey: "jry_sdk_test",
@@ -131,9 +126,17 @@ final class DurableRig: Sendable {
                 maxRetries: maxRetries,
                 maxWrites: maxWrites
             ),
+            dependencies: ChannelDependencies(
+                transport: self.transport,
+                scheduler: self.scheduler,
+                clock: self.scheduler,
+                jitter: NoJitter(),
+                identifiers: SequentialIdentifierGenerator(),
+                logger: self.sink.logger(module: "durable"),
+                onResult: { error in results.withLock { $0.append(error) } }
+            ),
             currentIdentity: { identity.value },
-            eventsWaiting: { eventsWaiting.value },
-            onResult: { error in results.withLock { $0.append(error) } }
+            eventsWaiting: { eventsWaiting.value }
         )
         if collectionAllowed { self.channel.setCollectionAllowed(true) }
         if load { self.channel.load() }

@@ -19,38 +19,19 @@ package enum AttributeOutcome: Sendable, Equatable {
 
     /// Classifies the result of an attribute request.
     package static func classify(_ result: Result<HTTPResponse, TransportError>, now: Date) -> AttributeOutcome {
-        let response: HTTPResponse
-        switch result {
-        case .failure(let error):
-            return .retry(
-                JoryioTransportError(unanswered: error),
-                retryAfter: nil,
-                sameKey: true
-            )
-        case .success(let value):
-            response = value
-        }
-        let retryAfter = response.retryAfter(now: now)
-        switch response.status {
-        case 200..<300:
-            guard let body = response.jsonObject else {
-                return .retry(
-                    .notJoryioResponse,
-                    retryAfter: retryAfter,
-                    sameKey: false
-                )
-            }
+        Self.table.classify(result, now: now)
+    }
+
+    /// The attribute channel's answers: only `"success": true` confirms.
+    package static let table = ResponseTable<AttributeOutcome>(
+        accepted: { body, retryAfter in
             if body["success"]?.boolValue == true { return .confirmed }
             return .retry(.server(message: body["error"]?.stringValue), retryAfter: retryAfter, sameKey: false)
-        case 400, 413, 422:
-            return .split(status: response.status)
-        case 402:
-            return .stop
-        case 403:
-            return .forbidden
-        default:
-            let text = response.body.isEmpty ? nil : String(decoding: response.body.prefix(512), as: UTF8.self)
-            return .retry(.http(status: response.status, body: text), retryAfter: retryAfter, sameKey: true)
-        }
-    }
+        },
+        refused: { error, retryAfter in .retry(error, retryAfter: retryAfter, sameKey: false) },
+        retry: { error, retryAfter, mayHaveApplied in .retry(error, retryAfter: retryAfter, sameKey: mayHaveApplied) }
+    )
+    .on(400, 413, 422) { status, _, _ in .split(status: status) }
+    .on(402) { _, _, _ in .stop }
+    .on(403) { _, _, _ in .forbidden }
 }
