@@ -145,7 +145,8 @@ let package = Package(
         .testTarget(
             name: "JoryioTests",
             dependencies: [
-                "Joryio", "JoryioCore", "JoryioDelivery", "JoryioStorage", "JoryioTransport", "JoryioTesting",
+                "Joryio", "JoryioKit", "JoryioFeature", "JoryioConsent", "JoryioCore", "JoryioDelivery", "JoryioStorage",
+                "JoryioTransport", "JoryioTesting",
             ]
         ),
         .testTarget(name: "JoryioCoreTests", dependencies: ["JoryioCore", "JoryioTesting"]),

@@ -19,6 +19,8 @@ extension JoryioEngine {
     func handle(_ decision: PrivacyDecision) {
         let actions = self.state.withValue { $0.privacy.handle(decision) }
         self.perform(actions)
+        // A resume applied the new state itself, before asking features to send what was held.
+        guard !actions.contains(.resumeCollection) else { return }
         let privacy = self.state.value.privacy.state
         self.features.each { $0.privacyChanged(.applied(privacy)) }
     }

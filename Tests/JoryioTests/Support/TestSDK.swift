@@ -36,7 +36,8 @@ struct TestSDK {
         scheduler: ManualScheduler = ManualScheduler(),
         identifiers: SequentialIdentifierGenerator = SequentialIdentifierGenerator(),
         jitter: Double = 0,
-        openStores: StoreOpener? = nil
+        openStores: StoreOpener? = nil,
+        features: FeatureCatalog = .analytics
     ) {
         self.scheduler = scheduler
         self.origin = scheduler.now()
@@ -61,7 +62,7 @@ struct TestSDK {
             defaultKeyValue: { directory.map { settings.store(in: $0, clock: scheduler, logger: .disabled) } },
             sessionStartFacts: { ["$platform": "linux", "$os_name": "Linux", "$timezone": "UTC"] }
         )
-        self.joryio = Joryio(environment: environment)
+        self.joryio = Joryio(environment: environment, features: features)
         self.storage = storage
     }
 

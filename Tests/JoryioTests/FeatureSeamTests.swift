@@ -1,0 +1,140 @@
+import Foundation
+import JoryioConsent
+import JoryioCore
+import JoryioDelivery
+import JoryioFeature
+import JoryioKit
+import JoryioTesting
+import Testing
+
+/// A feature declared entirely in this test module: it is what a Push or E-commerce module does,
+/// with no edit to the engine or to Delivery. It records every hook it hears, declares its own
+/// durable-write kind, and records an event through the engine's pipeline.
+private final class ScoreFeature: EngineFeature {
+    static let kind = DurableWrite.Kind(
+        name: "score",
+        path: "v1/score",
+        fields: ["level": .int(1)],
+        replacement: .init(key: "score", scope: .person),
+        isWithdrawal: false
+    )
+
+    let context: FeatureContext
+    let heard = Locked<[String]>([])
+
+    init(context: FeatureContext) {
+        self.context = context
+    }
+
+    private func note(_ hook: String) {
+        self.heard.withLock { $0.append(hook) }
+    }
+
+    func start() { self.note("start") }
+
+    func privacyChanged(_ change: PrivacyChange) {
+        switch change {
+        case .applied(let state): self.note("privacy \(state.allowsCollection ? "allowed" : "held")")
+        case .collectionStopped: self.note("stopped")
+        case .collectionResumed: self.note("resumed")
+        }
+    }
+
+    func identityChanged(_ change: IdentityChange) {
+        switch change {
+        case .identified(_, let current):
+            self.note("identified \(current)")
+            let now = self.context.clock.now()
+            self.context.enqueueDurable(Self.kind, now)
+            self.context.recordEvent("Score Started", ["user": .string(current)], now)
+        case .reset: self.note("reset")
+        case .wiped: self.note("wiped")
+        }
+    }
+
+    func authorizationChanged() { self.note("auth") }
+
+    func lifecycle(_ event: LifecycleEvent) {
+        switch event {
+        case .foreground: self.note("foreground")
+        case .background: self.note("background")
+        case .terminate: self.note("terminate")
+        }
+    }
+
+    func wipe() { self.note("wipe") }
+}
+
+/// The feature seam (engine v2): a feature is a module plus one registration line.
+@Suite struct FeatureSeamTests {
+    private func sdk(_ transport: RecordingTransport) -> (TestSDK, Locked<ScoreFeature?>) {
+        let made = Locked<ScoreFeature?>(nil)
+        let catalog = FeatureCatalog.analytics.adding { _ in
+            [FeatureRegistration { context in
+                let feature = ScoreFeature(context: context)
+                made.withLock { $0 = feature }
+                return feature
+            }]
+        }
+        return (TestSDK(transport: transport, features: catalog), made)
+    }
+
+    @Test("a feature added by one catalog line hears every hook in order, and sends its own durable kind")
+    func featureFromAnotherModule() throws {
+        let transport = RecordingTransport()
+        let (sdk, made) = self.sdk(transport)
+        sdk.joryio.identify("before-init")
+        sdk.start()
+        let feature = try #require(made.value)
+        #expect(
+            feature.heard.value == ["start", "auth", "identified before-init", "privacy allowed"],
+            "held until the launch's privacy is applied; tokens follow the user before features do"
+        )
+
+        sdk.joryio.applicationWillEnterForeground()
+        sdk.joryio.applicationDidEnterBackground()
+        sdk.joryio.updateConsent(.denied)
+        sdk.joryio.updateConsent(.granted)
+        sdk.joryio.reset()
+        sdk.joryio.wipeData()
+        sdk.scheduler.runUntilIdle()
+        #expect(
+            Array(feature.heard.value.dropFirst(4)) == [
+                "foreground", "background", "stopped", "privacy held", "privacy allowed", "resumed",
+                "auth", "reset", "wipe", "auth", "wiped", "privacy allowed",
+            ]
+        )
+
+        let score = transport.requests.filter { $0.url.path.hasSuffix("/v1/score") }
+        #expect(score.count == 1)
+        #expect(score.first?.json?["level"] == .int(1))
+        #expect(score.first?.json?["userId"] == .string("before-init"))
+        sdk.joryio.flush()
+        sdk.scheduler.runUntilIdle()
+        #expect(transport.requests.eventNames.contains("Score Started"))
+    }
+
+    @Test("a feature's event goes through the consent gate like any other")
+    func featureEventsAreGated() throws {
+        let transport = RecordingTransport()
+        let (sdk, made) = self.sdk(transport)
+        sdk.start()
+        sdk.joryio.optOut()
+        sdk.joryio.identify("u")
+        sdk.joryio.flush()
+        sdk.scheduler.runUntilIdle()
+        #expect(try #require(made.value).heard.value.contains("identified u"))
+        #expect(!transport.requests.eventNames.contains("Score Started"), "dropped while opted out (INIT-8)")
+        #expect(!transport.requests.contains { $0.url.path.hasSuffix("/v1/score") }, "held: collection is not allowed")
+    }
+
+    @Test("JoryioAnalytics and Joryio run the same three channels today; the slim catalog has no other feature")
+    func catalogs() {
+        let transport = RecordingTransport()
+        let sdk = TestSDK(transport: transport)
+        sdk.start()
+        sdk.joryio.setAttribute("plan", value: "pro")
+        sdk.scheduler.runUntilIdle()
+        #expect(transport.requests.contains { $0.url.path.hasSuffix("/v1/attributes") }, "attributes live behind the seam")
+    }
+}
