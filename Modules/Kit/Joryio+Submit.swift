@@ -56,11 +56,12 @@ extension Joryio {
         }
     }
 
-    /// The gate every configuration agrees on: the stored state and the decisions made so far,
-    /// read with the most permissive configuration (no opt-out, consent granted), so a call is only
-    /// dropped here when no `JoryioConfig` could have let it through (INIT-11, CONSENT-17).
+    /// The gate the decisions made so far certainly imply, whatever was stored and whatever the
+    /// configuration says: a pre-init opt-out or denial beats both (INIT-11, CONSENT-17). What the
+    /// stored state and the configuration add is judged by the engine at start (``PreInitReplay``),
+    /// with the stores the configuration names.
     private func preInitGate(_ state: inout State) -> (CallKind) -> CollectionGate {
-        var machine = self.storedPrivacy(&state)
+        var machine = PrivacyStateMachine(storedOptOut: false, storedDenial: false)
         _ = machine.start(configOptOut: false, configConsent: .granted, preInit: state.preInit.compactMap(\.decision))
         let privacy = machine.state
         return { privacy.gate($0) }

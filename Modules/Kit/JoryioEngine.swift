@@ -18,6 +18,8 @@ package final class JoryioEngine: Sendable {
     let stores: JoryioStores
     /// All mutable engine state, confined to the executor.
     let state: ExecutorBound<EngineState>
+    /// Consent and opt-out as stored on the device before this launch decided anything.
+    let storedPrivacy: PrivacyStateMachine
     /// Where getters read; written only here.
     let board: SnapshotBoard
     /// The features, in registration order; made once at init, their hooks run on the executor.
@@ -53,6 +55,7 @@ package final class JoryioEngine: Sendable {
         Self.performLaunch(launchActions, stores: stores, logger: logger)
         let identity = identityMachine.state
         var privacy = Self.loadPrivacy(from: stores.keyValue)
+        self.storedPrivacy = privacy
         let startActions = privacy.start(
             configOptOut: config.optOut,
             configConsent: config.trackingConsent,
@@ -108,7 +111,17 @@ package final class JoryioEngine: Sendable {
         self.perform(actions)
         self.identity(.start(identifyGate: self.identifyGate), at: self.environment.clock.now())
         self.announceSessionIfAllowed()
-        for entry in entries {
+        let kept = PreInitReplay.kept(
+            entries,
+            stored: self.storedPrivacy,
+            configOptOut: config.optOut,
+            configConsent: config.trackingConsent
+        )
+        let gated = kept.lazy.filter { !$0 }.count
+        if gated > 0 {
+            self.logger.debug("\(gated) calls made before initialize() were dropped: collection was not allowed when they were made, or was withdrawn after")
+        }
+        for (entry, keep) in zip(entries, kept) where keep {
             switch entry {
             case .decision: break  // applied above, first (INIT-10)
             case .authToken(let token): self.setAuthToken(token)

@@ -1,5 +1,5 @@
-internal import JoryioConsent
-internal import JoryioCore
+package import JoryioConsent
+package import JoryioCore
 
 /// One thing an app did before `initialize()`, kept in one ordered list (INIT-5, INIT-6).
 ///
@@ -8,7 +8,7 @@ internal import JoryioCore
 /// deleted what it collected, so the order the app called in decides, never the order of kinds.
 /// Tokens, the error handler (and later the in-app callback) run in order with the calls, so a
 /// token set after `identify("a")` is a's token.
-enum PreInitEntry: Sendable {
+package enum PreInitEntry: Sendable {
     /// `optOut()`, `optIn()`, `updateConsent(_:)`, `wipeData()`.
     case decision(PrivacyDecision)
     /// `setSdkAuthenticationToken(_:)`.
@@ -20,18 +20,18 @@ enum PreInitEntry: Sendable {
     case call(CallKind?, @Sendable (JoryioEngine) -> Void)
 
     /// The privacy decision, if this entry is one.
-    var decision: PrivacyDecision? {
+    package var decision: PrivacyDecision? {
         if case .decision(let decision) = self { decision } else { nil }
     }
 
     /// Whether a call of this entry collects data a wipe deletes (everything but withdrawals).
-    var isWipedCall: Bool {
+    package var isWipedCall: Bool {
         guard case .call(let kind?, _) = self else { return false }
         return kind != .withdrawal
     }
 
     /// Whether this entry is a call the gate `gate` drops.
-    func isDropped(by gate: (CallKind) -> CollectionGate) -> Bool {
+    package func isDropped(by gate: (CallKind) -> CollectionGate) -> Bool {
         guard case .call(let kind?, _) = self else { return false }
         return gate(kind) == .drop
     }

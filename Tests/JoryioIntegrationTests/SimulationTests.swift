@@ -117,6 +117,8 @@ final class Simulation {
     private let config: JoryioConfig
     private var current: Instance?
     private var launches: UInt64 = 0
+    /// Launches that made calls before `initialize()`.
+    private var preInitLaunches = 0
     private var nextTag = 0
     private var invalidTags: Set<Int> = []
     /// Tags tracked since the engine last ran to idle, and whether the SDK should store them.
@@ -639,6 +641,12 @@ final class Simulation {
             self.note("before initialize(): a token for \(user)")
             self.setToken(sub: user, lifetime: self.rng.double(30...7_200), on: joryio)
         }
+        // Sometimes the app calls before `initialize()` (INIT-5, INIT-6): tracks, privacy
+        // decisions, identify with the user's token, reset, in any order. A launch the configuration
+        // opts out or holds pending gets none, so the model's order (config, then calls) is the SDK's.
+        if !optOut, !pending, self.rng.chance(0.35) {
+            self.preInitCalls(on: joryio)
+        }
         joryio.initialize(
             sdkKey: "jry_sdk_ios_simulation",
             apiHost: "https://api.simulation.joryio.test/api",
@@ -649,6 +657,39 @@ final class Simulation {
         let spy = spyBox.value!
         precondition(spy.inner is SQLiteQueueStore, "the simulation must run over SQLite")
         self.current = Instance(joryio: joryio, scheduler: scheduler, transport: transport, spy: spy)
+    }
+
+    /// Up to six calls before `initialize()`, applied to the model in call order: a call that
+    /// collects while the decisions made so far forbid it is dropped at the call (INIT-8); a later
+    /// opt-out or denial deletes what earlier calls collected; identify and its token, and reset,
+    /// take effect in order, so a token set after `identify(a)` is a's (AUTH-6, AUTH-11).
+    private func preInitCalls(on joryio: Joryio) {
+        self.preInitLaunches += 1
+        for _ in 0..<self.rng.int(1...6) {
+            switch self.rng.int(0...9) {
+            case 0...3:
+                self.note("before initialize(): track")
+                self.trackRandomEvent(joryio)
+            case 4...6:
+                let decision = self.randomDecision()
+                self.note("before initialize(): \(decision)")
+                self.apply(decision, to: joryio)
+            case 7, 8:
+                let user = Self.users[self.rng.int(0...2)]
+                self.currentUser = user
+                self.nextUser = nil
+                self.userChanged()
+                let login = self.authMode != .off
+                self.note("before initialize(): identify(\(user))\(login ? " and a token for them" : "")")
+                joryio.identify(user)
+                if login { self.setToken(sub: user, lifetime: self.rng.double(30...7_200), on: joryio) }
+            default:
+                self.note("before initialize(): reset()")
+                self.currentUser = nil
+                self.userChanged()
+                joryio.reset()
+            }
+        }
     }
 
     /// A new instance over the same directory; the old one's pending work and answers are gone.
@@ -870,7 +911,7 @@ final class Simulation {
     var statistics: String {
         self.server.state.withLock { state in
             let reasons = state.unauthorized.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-            return "auth \(self.authMode), \(state.requests) event requests, \(state.stored.count) stored, "
+            return "auth \(self.authMode), \(self.launches) launches (\(self.preInitLaunches) with pre-init calls), \(state.requests) event requests, \(state.stored.count) stored, "
                 + "401: [\(reasons.joined(separator: ", "))], handler calls \(state.handlerCalls), "
                 + "departed users' events dropped \(state.authDropped.subtracting(state.stored).count), "
                 + "writes \(Dictionary(state.writes.map { ($0, 1) }, uniquingKeysWith: +).sorted { $0.key < $1.key })"
