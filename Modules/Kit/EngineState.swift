@@ -34,6 +34,9 @@ struct EngineState {
     var launchToken: String?
     /// The most recent request failure, `nil` after a success (BATCH-16).
     var lastTransportError: JoryioTransportError?
+    /// The event store's count as last read (after a commit, a delivery or a purge), so publishing
+    /// after every call never queries the store.
+    var storedCount = 0
     /// Whether the start job ran (pre-init entries applied, sending released).
     var started = false
 }

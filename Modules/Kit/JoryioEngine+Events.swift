@@ -126,7 +126,8 @@ extension JoryioEngine {
             self.storeFailed(count: payloads.count, error: error)
             return false
         }
-        self.uploader?.eventsStored(queued: (try? self.stores.events.count()) ?? 0)
+        let stored = self.refreshStoredCount()
+        self.uploader?.eventsStored(queued: stored)
         return true
     }
 
@@ -174,7 +175,16 @@ extension JoryioEngine {
         } catch {
             self.logger.error("cannot delete queued events: \(error)")
         }
+        self.refreshStoredCount()
         return inMemory + stored
+    }
+
+    /// Reads the event store's count into the state getters are published from, and returns it.
+    @discardableResult
+    func refreshStoredCount() -> Int {
+        let count = (try? self.stores.events.count()) ?? 0
+        self.state.value.storedCount = count
+        return count
     }
 
     /// Events waiting on the device, stored or about to be.

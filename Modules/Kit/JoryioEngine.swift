@@ -130,6 +130,7 @@ package final class JoryioEngine: Sendable {
             }
         }
         self.state.value.started = true
+        self.refreshStoredCount()
         let privacy = self.state.value.privacy.state
         self.features.each { $0.privacyChanged(.applied(privacy)) }
         if self.queuedCount() > 0 {
@@ -152,7 +153,7 @@ package final class JoryioEngine: Sendable {
         let state = self.state.value
         var snapshot = JoryioSnapshot()
         snapshot.apiEndpoint = self.apiEndpoint
-        snapshot.queueSize = self.queuedCount()
+        snapshot.queueSize = state.storedCount + state.pending.payloads.count
         snapshot.lastTransportError = state.lastTransportError
         snapshot.userId = state.identity.userId
         snapshot.anonymousId = state.identity.anonymousId
@@ -197,6 +198,7 @@ package final class JoryioEngine: Sendable {
 
     /// The uploader finished a request: on success every feature hears that events were delivered.
     func eventsSent(_ error: JoryioTransportError?) {
+        self.refreshStoredCount()
         if error == nil {
             self.features.each { $0.eventsDelivered() }
         }
