@@ -24,9 +24,9 @@ package final class ExecutorBound<Value>: @unchecked Sendable {
 
     /// The value; read and written on the executor only.
     package var value: Value {
-        get {
+        _read {
             self.checkConfinement()
-            return self.confined
+            yield self.confined
         }
         _modify {
             self.checkConfinement()

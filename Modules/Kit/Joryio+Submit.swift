@@ -67,9 +67,10 @@ extension Joryio {
         return { privacy.gate($0) }
     }
 
-    /// The pre-init list, removed from storage, for the engine's start job.
+    /// The pre-init list, removed from storage, for the engine's start job. The settings store is
+    /// not opened just for this: decisions a killed launch stored are read by the engine from the
+    /// stores the configuration names (`JoryioEngine.restoredDecisions`).
     func takePreInit(_ state: inout State) -> [PreInitEntry] {
-        _ = self.defaultKeyValue(&state)
         if case .some(.some(let store)) = state.defaultKeyValue {
             store.save(nil, forKey: StoreKey.preInitDecisions, logger: .disabled)
         }

@@ -86,6 +86,7 @@ public final class Joryio: Sendable {
                 board: self.board,
                 decisions: entries.compactMap(\.decision)
             )
+            let restored = engine.restoredDecisions.map(PreInitEntry.decision)
             state.engine = engine
             let dropped = state.droppedBeforeInit
             let gated = state.gatedBeforeInit
@@ -97,7 +98,7 @@ public final class Joryio: Sendable {
                 if gated > 0 {
                     engine.log.debug("\(gated) calls made before initialize() were dropped: collection was not allowed")
                 }
-                engine.start(preInit: entries, sequence: sequence)
+                engine.start(preInit: restored + entries, sequence: sequence)
             }
             LifecycleObserver.observe(engine: engine, scheduler: self.environment.scheduler, clock: self.environment.clock)
         }

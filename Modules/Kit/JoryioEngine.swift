@@ -20,6 +20,8 @@ package final class JoryioEngine: Sendable {
     let state: ExecutorBound<EngineState>
     /// Consent and opt-out as stored on the device before this launch decided anything.
     let storedPrivacy: PrivacyStateMachine
+    /// Decisions a launch made before `initialize()` and stored, but was killed before applying.
+    let restoredDecisions: [PrivacyDecision]
     /// Where getters read; written only here.
     let board: SnapshotBoard
     /// The features, in registration order; made once at init, their hooks run on the executor.
@@ -56,10 +58,13 @@ package final class JoryioEngine: Sendable {
         let identity = identityMachine.state
         var privacy = Self.loadPrivacy(from: stores.keyValue)
         self.storedPrivacy = privacy
+        let restored = Joryio.decode(stores.keyValue.string(forKey: StoreKey.preInitDecisions))
+        if !restored.isEmpty { stores.keyValue.save(nil, forKey: StoreKey.preInitDecisions, logger: logger) }
+        self.restoredDecisions = restored
         let startActions = privacy.start(
             configOptOut: config.optOut,
             configConsent: config.trackingConsent,
-            preInit: decisions
+            preInit: restored + decisions
         )
         self.state = ExecutorBound(
             EngineState(

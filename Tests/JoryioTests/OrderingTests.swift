@@ -169,3 +169,29 @@ import Testing
         #expect(sdk.joryio.getTrackingConsent() == .pending)
     }
 }
+
+/// Decisions made before `initialize()` outlive a launch killed before it (INIT-5).
+@Suite struct PreInitPersistenceTests {
+    @Test("an optOut() made before initialize() in a launch that never initialized applies at the next start")
+    func decisionSurvivesAKilledLaunch() throws {
+        try withTemporaryDirectory { directory in
+            let killed = TestSDK(transport: RecordingTransport(), storage: .sqlite(directory: directory))
+            killed.joryio.optOut()
+            #expect(killed.joryio.isUserOptedOut())
+
+            let transport = RecordingTransport()
+            let next = TestSDK(transport: transport, storage: .sqlite(directory: directory))
+            next.start()
+            #expect(next.joryio.isUserOptedOut())
+            next.joryio.track("x")
+            next.joryio.flush()
+            next.scheduler.runUntilIdle()
+            #expect(transport.requests.eventNames.isEmpty)
+            #expect(transport.requests.contains { $0.url.path.hasSuffix("/v1/opt-out") }, "the opt-out record goes out (OPTOUT-5)")
+
+            let third = TestSDK(transport: RecordingTransport(), storage: .sqlite(directory: directory))
+            third.start()
+            #expect(third.joryio.isUserOptedOut(), "applied once, then persisted as the opt-out itself")
+        }
+    }
+}
