@@ -1,5 +1,5 @@
 package import JoryioConsent
-package import JoryioCore
+internal import JoryioCore
 
 /// One thing an app did before `initialize()`, kept in one ordered list (INIT-5, INIT-6).
 ///
