@@ -135,7 +135,10 @@ let package = Package(
         .testTarget(name: "JoryioIdentityTests", dependencies: ["JoryioIdentity"]),
         .testTarget(name: "JoryioAuthTests", dependencies: ["JoryioAuth"]),
         .testTarget(name: "JoryioPlatformTests", dependencies: ["JoryioPlatform", "JoryioCore", "JoryioTesting"]),
-        .testTarget(name: "JoryioDeliveryTests", dependencies: ["JoryioDelivery", "JoryioCore", "JoryioStorage", "JoryioTesting"]),
+        .testTarget(
+            name: "JoryioDeliveryTests",
+            dependencies: ["JoryioDelivery", "JoryioCore", "JoryioStorage", "JoryioTesting"]
+        ),
         .testTarget(
             name: "JoryioIntegrationTests",
             dependencies: [
@@ -145,7 +148,8 @@ let package = Package(
         .testTarget(
             name: "JoryioTests",
             dependencies: [
-                "Joryio", "JoryioKit", "JoryioFeature", "JoryioConsent", "JoryioCore", "JoryioDelivery", "JoryioStorage",
+                "Joryio", "JoryioKit", "JoryioFeature", "JoryioConsent", "JoryioCore", "JoryioDelivery",
+                "JoryioStorage",
                 "JoryioTransport", "JoryioTesting",
             ]
         ),

@@ -1,5 +1,5 @@
-public import JoryioKit
 internal import JoryioCore
+public import JoryioKit
 
 extension Joryio {
     /// The shared instance apps use: tracking, identity, consent, attributes, subscriptions and SDK

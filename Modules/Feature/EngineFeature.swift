@@ -1,4 +1,3 @@
-
 /// A piece of the SDK that lives on the engine: the delivery channels today, push, in-app and
 /// e-commerce as they arrive.
 ///

@@ -89,7 +89,8 @@ package struct FeatureStores: Sendable {
     package var durable: any QueueStore
 
     /// Creates the set.
-    package init(events: any QueueStore, keyValue: any KeyValueStore, secure: any SecureStore, durable: any QueueStore) {
+    package init(events: any QueueStore, keyValue: any KeyValueStore, secure: any SecureStore, durable: any QueueStore)
+    {
         self.events = events
         self.keyValue = keyValue
         self.secure = secure

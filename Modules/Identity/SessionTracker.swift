@@ -37,7 +37,8 @@ package struct SessionTracker: Sendable, Equatable {
 
     /// Records activity at `now`; returns the new session when one started.
     package mutating func touch(at now: Date, newID: () -> String) -> Session? {
-        if var session = self.current, now >= session.start, now.timeIntervalSince(session.lastActivity) <= self.timeout {
+        if var session = self.current, now >= session.start, now.timeIntervalSince(session.lastActivity) <= self.timeout
+        {
             session.lastActivity = max(session.lastActivity, now)
             self.current = session
             return nil

@@ -21,7 +21,13 @@ extension JoryioEnvironment {
             jitter: SystemJitter(),
             makeTransport: { _ in Self.platformTransport() },
             openStores: { config, sdkKey, logger in
-                Self.openStores(config: config, sdkKey: sdkKey, clock: SystemClock(), logger: logger, settings: settings)
+                Self.openStores(
+                    config: config,
+                    sdkKey: sdkKey,
+                    clock: SystemClock(),
+                    logger: logger,
+                    settings: settings
+                )
             },
             gzip: { try? Gzip.compress($0) },
             userAgent: Self.userAgent(),
@@ -90,10 +96,16 @@ extension JoryioEnvironment {
         // Durable writes live in SQLite whatever holds the events (STORE-4), except in memory.
         func durable(_ directory: URL) -> any QueueStore {
             do {
-                let database = try SQLiteDatabase(fileURL: directory.appendingPathComponent(keyName + ".sqlite"), clock: clock, logger: logger)
+                let database = try SQLiteDatabase(
+                    fileURL: directory.appendingPathComponent(keyName + ".sqlite"),
+                    clock: clock,
+                    logger: logger
+                )
                 return SQLiteQueueStore(database: database, queue: "durable", capacity: JoryioStores.durableCapacity)
             } catch {
-                logger.error("cannot open the durable-write store (\(error)); those writes are kept in memory for this process only")
+                logger.error(
+                    "cannot open the durable-write store (\(error)); those writes are kept in memory for this process only"
+                )
                 return InMemoryQueueStore(capacity: JoryioStores.durableCapacity)
             }
         }
@@ -103,19 +115,41 @@ extension JoryioEnvironment {
                 return JoryioStores(events: InMemoryQueueStore(capacity: capacity), keyValue: InMemoryKeyValueStore())
             case .custom(let store):
                 let directory = try Self.directory(nil)
-                return JoryioStores(events: store, keyValue: settings(directory), secure: secure(directory), durable: durable(directory))
+                return JoryioStores(
+                    events: store,
+                    keyValue: settings(directory),
+                    secure: secure(directory),
+                    durable: durable(directory)
+                )
             case .files(let preferred):
                 let directory = try Self.directory(preferred)
-                let events = try FileQueueStore(directory: directory.appendingPathComponent(keyName), capacity: capacity, logger: logger)
-                return JoryioStores(events: events, keyValue: settings(directory), secure: secure(directory), durable: durable(directory))
+                let events = try FileQueueStore(
+                    directory: directory.appendingPathComponent(keyName),
+                    capacity: capacity,
+                    logger: logger
+                )
+                return JoryioStores(
+                    events: events,
+                    keyValue: settings(directory),
+                    secure: secure(directory),
+                    durable: durable(directory)
+                )
             case .sqlite(let preferred):
                 let directory = try Self.directory(preferred)
-                let database = try SQLiteDatabase(fileURL: directory.appendingPathComponent(keyName + ".sqlite"), clock: clock, logger: logger)
+                let database = try SQLiteDatabase(
+                    fileURL: directory.appendingPathComponent(keyName + ".sqlite"),
+                    clock: clock,
+                    logger: logger
+                )
                 return JoryioStores(
                     events: SQLiteQueueStore(database: database, queue: "events", capacity: capacity),
                     keyValue: settings(directory),
                     secure: secure(directory),
-                    durable: SQLiteQueueStore(database: database, queue: "durable", capacity: JoryioStores.durableCapacity)
+                    durable: SQLiteQueueStore(
+                        database: database,
+                        queue: "durable",
+                        capacity: JoryioStores.durableCapacity
+                    )
                 )
             }
         } catch {
@@ -132,15 +166,25 @@ extension JoryioEnvironment {
         } else {
             #if os(Linux) || os(Android)
             let environment = ProcessInfo.processInfo.environment
-            let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            let base =
+                environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
                 ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
             directory = base.appendingPathComponent("joryio", isDirectory: true)
             #else
-            let base = try FileManager.default.url(for: .applicationSupportDirectory, in: .userDomainMask, appropriateFor: nil, create: true)
+            let base = try FileManager.default.url(
+                for: .applicationSupportDirectory,
+                in: .userDomainMask,
+                appropriateFor: nil,
+                create: true
+            )
             directory = base.appendingPathComponent("joryio", isDirectory: true)
             #endif
         }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: directory,
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
         return directory
     }
 
@@ -166,6 +210,7 @@ extension JoryioEnvironment {
         #else
         let os = "Unknown"
         #endif
-        return "joryio-swift/\(Self.sdkVersion) (\(os) \(version.majorVersion).\(version.minorVersion).\(version.patchVersion))"
+        return
+            "joryio-swift/\(Self.sdkVersion) (\(os) \(version.majorVersion).\(version.minorVersion).\(version.patchVersion))"
     }
 }

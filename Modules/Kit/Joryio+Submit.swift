@@ -28,7 +28,9 @@ extension Joryio {
                 return
             }
             let calls = state.preInit.lazy.filter { if case .call = $0 { true } else { false } }.count
-            if calls >= Self.preInitCapacity, let oldest = state.preInit.firstIndex(where: { if case .call = $0 { true } else { false } }) {
+            if calls >= Self.preInitCapacity,
+                let oldest = state.preInit.firstIndex(where: { if case .call = $0 { true } else { false } })
+            {
                 state.preInit.remove(at: oldest)
                 state.droppedBeforeInit += 1
             }
@@ -80,7 +82,8 @@ extension Joryio {
 
     /// What was stored on the device (STORE-2), before any decision.
     func storedPrivacy(_ state: inout State) -> PrivacyStateMachine {
-        self.defaultKeyValue(&state).map(JoryioEngine.loadPrivacy) ?? PrivacyStateMachine(storedOptOut: false, storedDenial: false)
+        self.defaultKeyValue(&state).map(JoryioEngine.loadPrivacy)
+            ?? PrivacyStateMachine(storedOptOut: false, storedDenial: false)
     }
 
     /// The platform's settings store, opened once; decisions a launch stored before it ended

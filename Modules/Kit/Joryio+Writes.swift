@@ -109,6 +109,8 @@ extension Joryio {
     package var pendingWrites: (attributes: Int, durable: Int) {
         guard let engine = self.state.withLock({ $0.engine }) else { return (0, 0) }
         // The channels keep their own counts under their own locks: read live, not from the snapshot.
-        return (engine.features.first(AttributesFeature.self)?.channel.pendingCount ?? 0, engine.durable?.pendingCount ?? 0)
+        return (
+            engine.features.first(AttributesFeature.self)?.channel.pendingCount ?? 0, engine.durable?.pendingCount ?? 0
+        )
     }
 }

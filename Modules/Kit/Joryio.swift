@@ -93,14 +93,20 @@ public final class Joryio: Sendable {
             let sequence = self.board.reserve(nil)
             self.environment.scheduler.enqueue {
                 if dropped > 0 {
-                    engine.log.warning("\(dropped) calls made before initialize() were dropped (at most \(Self.preInitCapacity) are kept)")
+                    engine.log.warning(
+                        "\(dropped) calls made before initialize() were dropped (at most \(Self.preInitCapacity) are kept)"
+                    )
                 }
                 if gated > 0 {
                     engine.log.debug("\(gated) calls made before initialize() were dropped: collection was not allowed")
                 }
                 engine.start(preInit: restored + entries, sequence: sequence)
             }
-            LifecycleObserver.observe(engine: engine, scheduler: self.environment.scheduler, clock: self.environment.clock)
+            LifecycleObserver.observe(
+                engine: engine,
+                scheduler: self.environment.scheduler,
+                clock: self.environment.clock
+            )
         }
     }
 

@@ -1,9 +1,9 @@
 internal import Foundation
 package import JoryioAuth
 internal import JoryioCore
-internal import JoryioIdentity
 internal import JoryioDelivery
 internal import JoryioFeature
+internal import JoryioIdentity
 
 /// The app's SDK-authentication error handler.
 package typealias AuthErrorHandler = @Sendable (JoryioAuthError) -> Void
@@ -21,7 +21,8 @@ struct AuthState: Sendable {
 
 extension JoryioEngine {
     /// The tokens stored by earlier launches (STORE-3), or an empty book.
-    static func loadAuth(config: JoryioConfig, stores: JoryioStores, currentUser: String?, logger: Logger) -> AuthState {
+    static func loadAuth(config: JoryioConfig, stores: JoryioStores, currentUser: String?, logger: Logger) -> AuthState
+    {
         var book = AuthTokenBook()
         do {
             if let data = try stores.secure.data(forKey: AuthTokenBook.storeKey) {
@@ -82,7 +83,9 @@ extension JoryioEngine {
             self.logger.warning("setSdkAuthenticationToken: the token is empty; ignored")
             return
         case .boundToCurrentUser:
-            self.logger.warning("setSdkAuthenticationToken: the token's subject cannot be read; it is used for the current user")
+            self.logger.warning(
+                "setSdkAuthenticationToken: the token's subject cannot be read; it is used for the current user"
+            )
         case .stored, .heldForNextUser:
             break
         }

@@ -21,7 +21,12 @@ extension JoryioEngine {
             identifiers: environment.identifiers,
             jitter: environment.jitter,
             logger: logger,
-            stores: FeatureStores(events: stores.events, keyValue: stores.keyValue, secure: stores.secure, durable: stores.durable),
+            stores: FeatureStores(
+                events: stores.events,
+                keyValue: stores.keyValue,
+                secure: stores.secure,
+                durable: stores.durable
+            ),
             transport: environment.makeTransport(config),
             authorization: Self.requestAuthorization(reference: reference),
             privacy: {
@@ -57,7 +62,8 @@ extension JoryioEngine {
     ) -> IdentityStateMachine.Launch {
         let keyValue = stores.keyValue
         let storedAnonymous = keyValue.string(forKey: StoreKey.anonymousId).nonEmpty
-        let freshAnonymous = config.anonymousId.nonEmpty == nil && storedAnonymous == nil ? environment.identifiers.next() : ""
+        let freshAnonymous =
+            config.anonymousId.nonEmpty == nil && storedAnonymous == nil ? environment.identifiers.next() : ""
         let storedDevice = keyValue.string(forKey: StoreKey.deviceId).nonEmpty
         let freshDevice = storedDevice == nil ? environment.identifiers.next() : ""
         let installMarker = keyValue.string(forKey: StoreKey.installMarker) != nil

@@ -1,8 +1,8 @@
 package import Foundation
 internal import JoryioConsent
 package import JoryioCore
-internal import JoryioIdentity
 internal import JoryioDelivery
+internal import JoryioIdentity
 
 /// The event pipeline on the engine (EVT, BATCH): validate → gate → enrich → plugins → persist.
 extension JoryioEngine {
@@ -12,7 +12,9 @@ extension JoryioEngine {
             self.logger.warning("track \"\(name)\": dropped property \(dropped.path) (\(dropped.reason))")
         }
         guard self.state.value.privacy.state.gate(.event) != .drop else {
-            self.logger.debug("track \"\(String(name.prefix(64)))\" dropped: collection is not allowed (opted out or consent denied)")
+            self.logger.debug(
+                "track \"\(String(name.prefix(64)))\" dropped: collection is not allowed (opted out or consent denied)"
+            )
             return
         }
         self.record(name: name, conversion: conversion, timestamp: timestamp, session: .touch)
@@ -39,7 +41,11 @@ extension JoryioEngine {
             userId: identity.userId
         )
         var encoded = Self.encode(event.properties)
-        if let problem = EventValidator.problem(name: event.name, properties: event.properties, encodedProperties: encoded) {
+        if let problem = EventValidator.problem(
+            name: event.name,
+            properties: event.properties,
+            encodedProperties: encoded
+        ) {
             self.logger.warning("track \"\(String(name.prefix(64)))\" dropped: \(problem)")
             return
         }
@@ -52,20 +58,33 @@ extension JoryioEngine {
         }
         if event.name != name || event.properties != conversion.value {
             encoded = Self.encode(event.properties)
-            if let problem = EventValidator.problem(name: event.name, properties: event.properties, encodedProperties: encoded) {
+            if let problem = EventValidator.problem(
+                name: event.name,
+                properties: event.properties,
+                encodedProperties: encoded
+            ) {
                 self.logger.warning("track \"\(String(event.name.prefix(64)))\" dropped after plugins: \(problem)")
                 return
             }
         }
-        let sessionId: String? = switch session {
-        case .touch: self.touchSession(at: timestamp)
-        case .fixed(let id): id
-        }
-        let payload = EventRecordEncoder.encode(event, encodedProperties: encoded, sessionId: sessionId, deviceId: identity.deviceId)
+        let sessionId: String? =
+            switch session {
+            case .touch: self.touchSession(at: timestamp)
+            case .fixed(let id): id
+            }
+        let payload = EventRecordEncoder.encode(
+            event,
+            encodedProperties: encoded,
+            sessionId: sessionId,
+            deviceId: identity.deviceId
+        )
         let (scheduleCommit, full) = self.state.withValue { state -> (Bool, Bool) in
             state.pending.payloads.append(Data(payload))
             defer { state.pending.commitScheduled = true }
-            return (!state.pending.commitScheduled, state.pending.payloads.count >= Self.maxGroupCommit && !state.pending.failing)
+            return (
+                !state.pending.commitScheduled,
+                state.pending.payloads.count >= Self.maxGroupCommit && !state.pending.failing
+            )
         }
         if full {
             // A long burst is written in bounded transactions, so memory stays flat however far
@@ -120,7 +139,9 @@ extension JoryioEngine {
                 self.logger.info("stored \(payloads.count) events that were kept in memory; storage works again")
             }
             if result.evicted > 0 {
-                self.logger.warning("the queue is full (maxQueueSize \(self.config.maxQueueSize)): dropped the \(result.evicted) oldest events")
+                self.logger.warning(
+                    "the queue is full (maxQueueSize \(self.config.maxQueueSize)): dropped the \(result.evicted) oldest events"
+                )
             }
         } catch {
             self.storeFailed(count: payloads.count, error: error)

@@ -46,7 +46,9 @@ extension JoryioEngine {
                 let pending = self.durable?.pending.contains { $0.kind == .identify && $0.userId == userId } ?? false
                 self.identity(.collectionStopped(identifyPending: pending), at: self.environment.clock.now())
                 self.features.each { $0.privacyChanged(.collectionStopped) }
-                self.logger.info("collection stopped: \(count) queued events and unconfirmed writes deleted; withdrawals are kept")
+                self.logger.info(
+                    "collection stopped: \(count) queued events and unconfirmed writes deleted; withdrawals are kept"
+                )
             case .resumeCollection:
                 self.logger.info("collection allowed again: sending what was held")
                 let privacy = self.state.value.privacy.state
@@ -68,7 +70,12 @@ extension JoryioEngine {
     func wipe() {
         let count = self.queuedCount()
         let identifiers = self.environment.identifiers
-        self.identity(.wipe(newAnonymousId: identifiers.next(), newDeviceId: identifiers.next()), at: self.environment.clock.now())
-        self.logger.info("wipeData: ids, session, \(count) queued events and unconfirmed writes deleted; withdrawals and opt-out kept")
+        self.identity(
+            .wipe(newAnonymousId: identifiers.next(), newDeviceId: identifiers.next()),
+            at: self.environment.clock.now()
+        )
+        self.logger.info(
+            "wipeData: ids, session, \(count) queued events and unconfirmed writes deleted; withdrawals and opt-out kept"
+        )
     }
 }

@@ -1,8 +1,8 @@
 internal import Foundation
 internal import JoryioConsent
 internal import JoryioCore
-internal import JoryioIdentity
 internal import JoryioDelivery
+internal import JoryioIdentity
 
 /// Durable writes, aliases and subscriptions on the engine (DURABLE, IDENT-12…15, SUB).
 extension JoryioEngine {

@@ -1,7 +1,7 @@
 package import Foundation
-package import JoryioCore
 internal import JoryioAuth
 internal import JoryioConsent
+package import JoryioCore
 internal import JoryioDelivery
 internal import JoryioFeature
 internal import JoryioIdentity
@@ -53,7 +53,9 @@ package final class JoryioEngine: Sendable {
         let stores = environment.openStores(config, sdkKey, logger.scoped("storage"))
         self.stores = stores
         var identityMachine = IdentityStateMachine()
-        let launchActions = identityMachine.handle(.launch(Self.launch(config: config, stores: stores, environment: environment, logger: logger)))
+        let launchActions = identityMachine.handle(
+            .launch(Self.launch(config: config, stores: stores, environment: environment, logger: logger))
+        )
         Self.performLaunch(launchActions, stores: stores, logger: logger)
         let identity = identityMachine.state
         var privacy = Self.loadPrivacy(from: stores.keyValue)
@@ -71,13 +73,22 @@ package final class JoryioEngine: Sendable {
                 identityMachine: identityMachine,
                 privacy: privacy,
                 startActions: startActions,
-                sessions: SessionTracker(timeout: config.sessionTimeout, stored: Self.loadSession(from: stores.keyValue)),
+                sessions: SessionTracker(
+                    timeout: config.sessionTimeout,
+                    stored: Self.loadSession(from: stores.keyValue)
+                ),
                 auth: Self.loadAuth(config: config, stores: stores, currentUser: identity.userId, logger: logger)
             ),
             on: environment.scheduler
         )
         let reference = EngineReference()
-        let context = Self.makeContext(reference: reference, environment: environment, stores: stores, logger: logger, config: config)
+        let context = Self.makeContext(
+            reference: reference,
+            environment: environment,
+            stores: stores,
+            logger: logger,
+            config: config
+        )
         let features = FeatureList(registrations.map { $0.make(context) })
         self.features = features
         self.uploader = features.first(EventUploader.self)
@@ -124,7 +135,9 @@ package final class JoryioEngine: Sendable {
         )
         let gated = kept.lazy.filter { !$0 }.count
         if gated > 0 {
-            self.logger.debug("\(gated) calls made before initialize() were dropped: collection was not allowed when they were made, or was withdrawn after")
+            self.logger.debug(
+                "\(gated) calls made before initialize() were dropped: collection was not allowed when they were made, or was withdrawn after"
+            )
         }
         for (entry, keep) in zip(entries, kept) where keep {
             switch entry {

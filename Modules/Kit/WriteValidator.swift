@@ -45,7 +45,8 @@ enum WriteValidator {
         var warnings: [String]
 
         static func == (lhs: Checked, rhs: Checked) -> Bool {
-            lhs.warnings == rhs.warnings && lhs.changes.elementsEqual(rhs.changes) { $0.key == $1.key && $0.change == $1.change }
+            lhs.warnings == rhs.warnings
+                && lhs.changes.elementsEqual(rhs.changes) { $0.key == $1.key && $0.change == $1.change }
         }
     }
 
@@ -73,13 +74,17 @@ enum WriteValidator {
                 continue
             }
             if converted.nestingDepth > Self.maxValueDepth {
-                checked.warnings.append("\(call): attribute \"\(key)\" nests deeper than \(Self.maxValueDepth) levels; skipped")
+                checked.warnings.append(
+                    "\(call): attribute \"\(key)\" nests deeper than \(Self.maxValueDepth) levels; skipped"
+                )
                 continue
             }
             var bytes: [UInt8] = []
             converted.encode(into: &bytes)
             if bytes.count > Self.maxValueBytes {
-                checked.warnings.append("\(call): attribute \"\(key)\" is \(bytes.count) bytes (limit \(Self.maxValueBytes)); skipped")
+                checked.warnings.append(
+                    "\(call): attribute \"\(key)\" is \(bytes.count) bytes (limit \(Self.maxValueBytes)); skipped"
+                )
                 continue
             }
             checked.changes.append((key, .set(converted)))
@@ -93,7 +98,10 @@ enum WriteValidator {
             return Checked(changes: [], warnings: ["incrementAttribute: \(problem); nothing changed"])
         }
         guard amount.isFinite else {
-            return Checked(changes: [], warnings: ["incrementAttribute \"\(key)\": the amount is not a finite number; nothing changed"])
+            return Checked(
+                changes: [],
+                warnings: ["incrementAttribute \"\(key)\": the amount is not a finite number; nothing changed"]
+            )
         }
         return Checked(changes: [(key, .increment(amount))], warnings: [])
     }
@@ -119,7 +127,8 @@ enum WriteValidator {
         if label.isEmpty || label.utf8.count > Self.maxLabelLength
             || !label.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x5F })
         {
-            return "the label \"\(label.prefix(80))\" must be 1–\(Self.maxLabelLength) lowercase letters, digits or underscores"
+            return
+                "the label \"\(label.prefix(80))\" must be 1–\(Self.maxLabelLength) lowercase letters, digits or underscores"
         }
         if name.isEmpty { return "the alias value (name:) is empty" }
         if name.count > Self.maxNameLength { return "the alias value is longer than \(Self.maxNameLength) characters" }

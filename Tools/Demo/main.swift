@@ -41,7 +41,9 @@ func run() throws {
     app.track("Rating", properties: ["score": Double.nan, "stars": 4])
     app.flush()
     try waitUntil("the sandbox has all 123 valid events") { (try? sandbox.events().count) == 123 }
-    say("   queue size now \(app.getQueueSize()); last transport error: \(app.lastTransportError.map { "\($0)" } ?? "none")")
+    say(
+        "   queue size now \(app.getQueueSize()); last transport error: \(app.lastTransportError.map { "\($0)" } ?? "none")"
+    )
 
     say("   session \(app.getSessionId() ?? "none") announced with a Session Start event")
 
@@ -57,13 +59,17 @@ func run() throws {
     let relaunched = Joryio()
     relaunched.initialize(sdkKey: sdkKey, apiHost: sandbox.apiHost.absoluteString, config: config)
     try waitUntil("the relaunched app delivers the backlog") { (try? sandbox.events().count) == 153 }
-    say("   after a relaunch over the same SQLite file: queue size \(relaunched.getQueueSize()), user \(relaunched.getUserId() ?? "none")")
+    say(
+        "   after a relaunch over the same SQLite file: queue size \(relaunched.getQueueSize()), user \(relaunched.getUserId() ?? "none")"
+    )
 
     // 3. Privacy: an opted-out person's events are never collected; the opt-out is stored.
     relaunched.optOut()
     relaunched.track("Not Collected")
     relaunched.flush()
-    say("\n3. after optOut(): isUserOptedOut() = \(relaunched.isUserOptedOut()); \"Not Collected\" is dropped at the call")
+    say(
+        "\n3. after optOut(): isUserOptedOut() = \(relaunched.isUserOptedOut()); \"Not Collected\" is dropped at the call"
+    )
     relaunched.optIn()
 
     let requests = try sandbox.requests(path: "/api/v1/events")
@@ -76,8 +82,12 @@ func run() throws {
     }
     let expected = 1 + 120 + 1 + 1 + 30  // Session Start, products, screen, rating, offline actions
     let unique = Set(events.compactMap { $0["messageId"] as? String })
-    say("\n   events stored by the sandbox: \(events.count) (\(unique.count) unique messageIds) of \(expected) valid events tracked")
-    if let first = events.first(where: { $0["event"] as? String == "Session Start" }), let json = try? JSONSerialization.data(withJSONObject: first, options: [.sortedKeys]) {
+    say(
+        "\n   events stored by the sandbox: \(events.count) (\(unique.count) unique messageIds) of \(expected) valid events tracked"
+    )
+    if let first = events.first(where: { $0["event"] as? String == "Session Start" }),
+        let json = try? JSONSerialization.data(withJSONObject: first, options: [.sortedKeys])
+    {
         say("   the Session Start as received: \(String(decoding: json, as: UTF8.self))")
     }
     guard events.count == expected, unique.count == expected else {
@@ -106,11 +116,13 @@ func profileDemo(_ app: Joryio, sandbox: SandboxServer) throws {
     try waitUntil("the profile has every write") {
         guard let profile = try? sandbox.profile(userId: "user-42") else { return false }
         let attributes = profile["attributes"] as? [String: Any] ?? [:]
-        return attributes["logins"] as? Int == 3 && (profile["groups"] as? [String: [String]])?["email"] == ["list_abc123"]
+        return attributes["logins"] as? Int == 3
+            && (profile["groups"] as? [String: [String]])?["email"] == ["list_abc123"]
     }
     let profile = try sandbox.profile(userId: "user-42") ?? [:]
     for field in ["attributes", "aliases", "subscriptions", "groups"] {
-        let json = (try? JSONSerialization.data(withJSONObject: profile[field] ?? [:], options: [.sortedKeys])) ?? Data()
+        let json =
+            (try? JSONSerialization.data(withJSONObject: profile[field] ?? [:], options: [.sortedKeys])) ?? Data()
         say("   \(field): \(String(decoding: json, as: UTF8.self))")
     }
     let attributeRequests = try sandbox.requests(path: "/api/v1/attributes")
@@ -126,7 +138,12 @@ func consentBannerDemo(sandbox: SandboxServer, sdkKey: String) throws {
     defer { try? FileManager.default.removeItem(at: directory) }
     say("\n6. consent banner: a new install launched with trackingConsent: .pending")
     let before = try sandbox.requests(path: "/api/v1/*").count
-    let config = JoryioConfig(flushInterval: 1, trackingConsent: .pending, logLevel: .warning, storage: .sqlite(directory: directory))
+    let config = JoryioConfig(
+        flushInterval: 1,
+        trackingConsent: .pending,
+        logLevel: .warning,
+        storage: .sqlite(directory: directory)
+    )
     let app = Joryio()
     app.initialize(sdkKey: sdkKey, apiHost: sandbox.apiHost.absoluteString, config: config)
     app.identify("user-77")
@@ -135,7 +152,9 @@ func consentBannerDemo(sandbox: SandboxServer, sdkKey: String) throws {
     app.flush()
     Thread.sleep(forTimeInterval: 1.5)  // a demo may wait on real time; tests never do
     let held = try sandbox.requests(path: "/api/v1/*").count - before
-    say("   banner shown: consent \(app.getTrackingConsent()), \(app.getQueueSize()) event(s) held on the device, \(held) requests sent")
+    say(
+        "   banner shown: consent \(app.getTrackingConsent()), \(app.getQueueSize()) event(s) held on the device, \(held) requests sent"
+    )
     guard held == 0 else { throw DemoError("nothing may be sent while consent is pending") }
     say("   the person taps Accept: updateConsent(.granted)")
     app.updateConsent(.granted)

@@ -1,5 +1,5 @@
-internal import JoryioKit
 internal import JoryioCore
+internal import JoryioKit
 internal import JoryioStorage
 
 /// The privacy facts of every module this executable links, in dependency order.

@@ -21,7 +21,10 @@ extension AttributeChannel {
             var froze = false
             if state.queue.batches.isEmpty {
                 froze =
-                    state.queue.freezeNext(limits: self.settings.limits, idempotencyKey: self.dependencies.identifiers.next())
+                    state.queue.freezeNext(
+                        limits: self.settings.limits,
+                        idempotencyKey: self.dependencies.identifiers.next()
+                    )
                     != nil
             }
             guard let batch = state.queue.batches.first else { return (nil, state.queue, false) }
@@ -35,7 +38,9 @@ extension AttributeChannel {
         // The token is read now, for the batch's own user (AUTH-5): never frozen with the batch.
         let credentials = self.dependencies.authorization.credentials(for: batch.writes.first?.userId)
         let request = self.builder.request(for: batch, sentAt: now)
-        self.dependencies.logger.debug("sending \(batch.writes.count) attribute writes (\(request.body?.count ?? 0) bytes)")
+        self.dependencies.logger.debug(
+            "sending \(batch.writes.count) attribute writes (\(request.body?.count ?? 0) bytes)"
+        )
         self.dependencies.send(request, credentials: credentials) { [self] answer in
             switch answer {
             case .tokenRejected(let rejection): self.handle(rejection, batch: batch)
@@ -69,7 +74,9 @@ extension AttributeChannel {
         case .split(let status):
             if count == 1, let only = batch.writes.first {
                 self.update(if: current) { $0.removeFirstBatch() }
-                logger.warning("dropped the attribute write of \"\(only.key)\": the server rejected it (HTTP \(status))")
+                logger.warning(
+                    "dropped the attribute write of \"\(only.key)\": the server rejected it (HTTP \(status))"
+                )
             } else {
                 self.update(if: current) { $0.splitFirst(newKey: self.dependencies.identifiers.next) }
                 logger.info("HTTP \(status) for \(count) attribute writes; resending them in halves")

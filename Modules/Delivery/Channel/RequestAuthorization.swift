@@ -36,7 +36,11 @@ package struct RequestAuthorization: Sendable {
     }
 
     /// No SDK authentication: no header, batches may mix users, a 401 is retried like a 5xx.
-    package static let disabled = RequestAuthorization(isEnabled: { false }, token: { _ in nil }, rejected: { _, _, _ in .hold })
+    package static let disabled = RequestAuthorization(
+        isEnabled: { false },
+        token: { _ in nil },
+        rejected: { _, _, _ in .hold }
+    )
 
     /// The credentials for a request of `userId`, read now (AUTH-5); `nil` while SDK
     /// authentication is off, so the request carries no header and its 401 is an ordinary answer.

@@ -20,7 +20,8 @@ package import JoryioCore
 package struct ResponseTable<Outcome>: Sendable {
     /// A rule for a listed status: the status, `HTTP <status>` with the body's first 512
     /// characters, and `Retry-After`.
-    package typealias StatusRule = @Sendable (_ status: Int, _ error: JoryioTransportError, _ retryAfter: TimeInterval?) ->
+    package typealias StatusRule =
+        @Sendable (_ status: Int, _ error: JoryioTransportError, _ retryAfter: TimeInterval?) ->
         Outcome
 
     /// A 2xx whose body is a JSON object without `"success": false`.
@@ -37,7 +38,8 @@ package struct ResponseTable<Outcome>: Sendable {
     package init(
         accepted: @escaping @Sendable (_ body: JSONValue, _ retryAfter: TimeInterval?) -> Outcome,
         refused: @escaping @Sendable (_ error: JoryioTransportError, _ retryAfter: TimeInterval?) -> Outcome,
-        retry: @escaping @Sendable (_ error: JoryioTransportError, _ retryAfter: TimeInterval?, _ mayHaveApplied: Bool) ->
+        retry:
+            @escaping @Sendable (_ error: JoryioTransportError, _ retryAfter: TimeInterval?, _ mayHaveApplied: Bool) ->
             Outcome
     ) {
         self.accepted = accepted

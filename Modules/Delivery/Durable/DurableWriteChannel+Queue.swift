@@ -196,11 +196,14 @@ extension DurableWriteChannel {
         let superseded = self.state.withLock { state in
             // As in enqueue: only a withdrawal supersedes a failed withdrawal.
             state.entries.contains {
-                $0.write.id != write.id && $0.write.replacementKey == key && ($0.write.isWithdrawal || !write.isWithdrawal)
+                $0.write.id != write.id && $0.write.replacementKey == key
+                    && ($0.write.isWithdrawal || !write.isWithdrawal)
             } && state.entries.contains { $0.write.id == write.id }
         }
         if superseded {
-            self.dependencies.logger.debug("a failed \(write.kind.name) write is superseded by a newer one; not retried")
+            self.dependencies.logger.debug(
+                "a failed \(write.kind.name) write is superseded by a newer one; not retried"
+            )
             self.remove(write)
         }
         return superseded

@@ -14,7 +14,8 @@ extension DurableWriteChannel {
         current: (userId: String?, anonymousId: String?),
         identifyWaiting: Bool = false
     ) -> (userId: String?, anonymousId: String?) {
-        if !identifyWaiting, write.userId == nil, let anonymousId = write.anonymousId, anonymousId == current.anonymousId,
+        if !identifyWaiting, write.userId == nil, let anonymousId = write.anonymousId,
+            anonymousId == current.anonymousId,
             let userId = current.userId
         {
             return (userId, anonymousId)
@@ -43,7 +44,12 @@ extension DurableWriteChannel {
             let ids = Self.sendingIds(for: write, current: self.currentIdentity(), identifyWaiting: identifyWaiting)
             // The token is the sending user's, read now (AUTH-5, AUTH-6).
             let credentials = self.dependencies.authorization.credentials(for: ids.userId)
-            let request = self.builder.request(for: write, userId: ids.userId, anonymousId: ids.anonymousId, sentAt: now)
+            let request = self.builder.request(
+                for: write,
+                userId: ids.userId,
+                anonymousId: ids.anonymousId,
+                sentAt: now
+            )
             self.dependencies.logger.debug("sending \(write.kind.name) write")
             self.dependencies.send(request, credentials: credentials) { [self] answer in
                 switch answer {
@@ -94,7 +100,9 @@ extension DurableWriteChannel {
                     logger.error("\(name) write dropped after \(failures) failed attempts (\(error))")
                     self.remove(write)
                 } else {
-                    logger.warning("\(name) write failed (\(error)); attempt \(failures) of \(self.settings.maxCountedAttempts)")
+                    logger.warning(
+                        "\(name) write failed (\(error)); attempt \(failures) of \(self.settings.maxCountedAttempts)"
+                    )
                     self.removeIfSuperseded(write)
                 }
             }
@@ -139,7 +147,9 @@ extension DurableWriteChannel {
         self.dependencies.onResult(.http(status: 401, body: nil))
         switch rejection {
         case .drop:
-            logger.warning("\(name) write of a user who is no longer current dropped: the server rejected their SDK-auth token")
+            logger.warning(
+                "\(name) write of a user who is no longer current dropped: the server rejected their SDK-auth token"
+            )
             self.remove(write)
             self.sendIfDue()
         case .hold(let tokenArrived):
@@ -161,7 +171,8 @@ extension DurableWriteChannel {
     }
 
     /// No profile yet (DURABLE-7): counted; waits for the queued events, or backs off when none wait.
-    private func handleNotFound(_ write: DurableWrite, stillQueued: Bool, retryAfter: TimeInterval?, now: Date) -> Next {
+    private func handleNotFound(_ write: DurableWrite, stillQueued: Bool, retryAfter: TimeInterval?, now: Date) -> Next
+    {
         let name = write.kind.name
         let logger = self.dependencies.logger
         guard stillQueued else { return .sendNow }

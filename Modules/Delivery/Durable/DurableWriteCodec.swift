@@ -88,7 +88,11 @@ package enum DurableWriteCodec {
         ]
         if !kind.responseRules.isEmpty {
             object["rules"] = .object(
-                Dictionary(uniqueKeysWithValues: kind.responseRules.map { (String($0.key), JSONValue.string($0.value.rawValue)) })
+                Dictionary(
+                    uniqueKeysWithValues: kind.responseRules.map {
+                        (String($0.key), JSONValue.string($0.value.rawValue))
+                    }
+                )
             )
         }
         return .object(object)
@@ -101,12 +105,15 @@ package enum DurableWriteCodec {
             let path = object["path"]?.stringValue, !path.isEmpty,
             let fields = object["fields"]?.objectValue,
             let key = object["replacement"]?["key"]?.stringValue,
-            let scope = object["replacement"]?["scope"]?.stringValue.flatMap(DurableWrite.Replacement.Scope.init(rawValue:)),
+            let scope = object["replacement"]?["scope"]?.stringValue.flatMap(
+                DurableWrite.Replacement.Scope.init(rawValue:)
+            ),
             let withdrawal = object["withdrawal"]?.boolValue
         else { return nil }
         var rules: [Int: DurableWrite.ResponseRule] = [:]
         for (status, rule) in object["rules"]?.objectValue ?? [:] {
-            guard let status = Int(status), let rule = rule.stringValue.flatMap(DurableWrite.ResponseRule.init(rawValue:))
+            guard let status = Int(status),
+                let rule = rule.stringValue.flatMap(DurableWrite.ResponseRule.init(rawValue:))
             else { return nil }
             rules[status] = rule
         }

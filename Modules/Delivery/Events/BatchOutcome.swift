@@ -18,7 +18,8 @@ package enum BatchOutcome: Sendable, Equatable {
     /// A 2xx that is not a JSON object did not come from a Joryio server (a captive portal's login
     /// page, a misconfigured proxy): nothing says the batch was stored, so it is kept. Resending is
     /// safe because the server deduplicates by messageId.
-    package static func classify(_ result: Result<HTTPResponse, TransportError>, count: Int, now: Date) -> BatchOutcome {
+    package static func classify(_ result: Result<HTTPResponse, TransportError>, count: Int, now: Date) -> BatchOutcome
+    {
         Self.table(count: count).classify(result, now: now)
     }
 

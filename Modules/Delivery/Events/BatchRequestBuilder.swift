@@ -20,7 +20,13 @@ package struct BatchRequestBuilder: Sendable {
     package var gzip: @Sendable (Data) -> Data?
 
     /// Creates a builder.
-    package init(endpoint: URL, sdkKey: String, userAgent: String, timeout: TimeInterval, gzip: @escaping @Sendable (Data) -> Data?) {
+    package init(
+        endpoint: URL,
+        sdkKey: String,
+        userAgent: String,
+        timeout: TimeInterval,
+        gzip: @escaping @Sendable (Data) -> Data?
+    ) {
         self.endpoint = endpoint
         self.sdkKey = sdkKey
         self.userAgent = userAgent

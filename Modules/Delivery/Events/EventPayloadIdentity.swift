@@ -23,7 +23,9 @@ package enum EventPayloadIdentity {
             var literal = Data("[".utf8)
             literal.append(payload[marker.upperBound..<(payload.endIndex - 1)])
             literal.append(UInt8(ascii: "]"))
-            if let elements = JSONValue.parse(literal)?.arrayValue, elements.count == 1, let value = elements[0].stringValue {
+            if let elements = JSONValue.parse(literal)?.arrayValue, elements.count == 1,
+                let value = elements[0].stringValue
+            {
                 return value.isEmpty ? nil : value
             }
         }

@@ -15,7 +15,10 @@ extension EventUploader {
             do {
                 records = try self.store.peek(
                     limit: self.settings.batchSize,
-                    maxBytes: BatchRequestBuilder.payloadBudget(bodyBytes: self.settings.maxBatchBytes, limit: self.settings.batchSize)
+                    maxBytes: BatchRequestBuilder.payloadBudget(
+                        bodyBytes: self.settings.maxBatchBytes,
+                        limit: self.settings.batchSize
+                    )
                 )
             } catch {
                 self.dependencies.logger.error("cannot read queued events: \(error)")
@@ -84,7 +87,9 @@ extension EventUploader {
             } else {
                 self.dependencies.onResult(.http(status: status, body: nil))
                 let middle = records.count / 2
-                self.state.withLock { $0.splitHalves.insert(contentsOf: [Array(records[..<middle]), Array(records[middle...])], at: 0) }
+                self.state.withLock {
+                    $0.splitHalves.insert(contentsOf: [Array(records[..<middle]), Array(records[middle...])], at: 0)
+                }
                 logger.info("HTTP \(status) for \(records.count) events; resending in halves")
             }
             continueNow = true

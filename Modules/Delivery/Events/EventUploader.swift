@@ -23,7 +23,13 @@ package final class EventUploader: Sendable {
         package var maxBatchBytes: Int = 921_600
 
         /// Creates settings.
-        package init(batchSize: Int, flushInterval: TimeInterval, sendImmediately: Bool, maxRetries: Int, backoff: BackoffPolicy) {
+        package init(
+            batchSize: Int,
+            flushInterval: TimeInterval,
+            sendImmediately: Bool,
+            maxRetries: Int,
+            backoff: BackoffPolicy
+        ) {
             self.batchSize = batchSize
             self.flushInterval = flushInterval
             self.sendImmediately = sendImmediately
@@ -101,7 +107,12 @@ package final class EventUploader: Sendable {
     let retryTimer: ChannelTimer
 
     /// Creates an uploader.
-    package init(store: any QueueStore, builder: BatchRequestBuilder, settings: Settings, dependencies: ChannelDependencies) {
+    package init(
+        store: any QueueStore,
+        builder: BatchRequestBuilder,
+        settings: Settings,
+        dependencies: ChannelDependencies
+    ) {
         self.store = store
         self.builder = builder
         self.settings = settings
@@ -156,7 +167,8 @@ package final class EventUploader: Sendable {
     /// `flushInterval`, not wait for the next event.
     package func eventsStored(queued: Int) {
         if !self.intervalTimer.isArmed, !self.isStopped {
-            self.intervalTimer.replace(after: self.settings.flushInterval, now: self.dependencies.clock.now()) { [self] in
+            self.intervalTimer.replace(after: self.settings.flushInterval, now: self.dependencies.clock.now()) {
+                [self] in
                 self.trigger(.timer)
             }
         }

@@ -1,6 +1,6 @@
+package import Foundation
 internal import JoryioConsent
 internal import JoryioCore
-package import Foundation
 package import JoryioDelivery
 
 /// Attributes on the seam (ATTR): the consent gate, the current identity, and the

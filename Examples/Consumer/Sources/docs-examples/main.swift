@@ -11,16 +11,16 @@ func readmeUsage(jwtFromYourBackend: String) {
     )
     Joryio.shared.track("Product Viewed", properties: ["product_id": "abc123", "price": 99.99])
     Joryio.shared.trackScreen("Checkout")
-    Joryio.shared.setSdkAuthenticationToken(jwtFromYourBackend)   // optional: per-user JWT (SDK auth)
-    Joryio.shared.identify("user-42")          // later events carry the user id
-    Joryio.shared.setAttributes(["plan": "pro", "seats": 3])      // durable until the server confirms
-    Joryio.shared.incrementAttribute("logins")                    // sent as a delta, applied once
-    Joryio.shared.addAlias("loyalty_id", name: "L-12345")         // label first, then the value
+    Joryio.shared.setSdkAuthenticationToken(jwtFromYourBackend)  // optional: per-user JWT (SDK auth)
+    Joryio.shared.identify("user-42")  // later events carry the user id
+    Joryio.shared.setAttributes(["plan": "pro", "seats": 3])  // durable until the server confirms
+    Joryio.shared.incrementAttribute("logins")  // sent as a delta, applied once
+    Joryio.shared.addAlias("loyalty_id", name: "L-12345")  // label first, then the value
     Joryio.shared.setSubscription(channel: "email", status: "subscribed")
-    Joryio.shared.updateConsent(.granted)      // from your consent banner: .pending holds, .denied deletes
-    Joryio.shared.optOut()                     // persisted; Joryio.shared.isUserOptedOut() == true
-    Joryio.shared.reset()                      // logout: new anonymous id and session
-    Joryio.shared.flush()                      // e.g. before a command-line tool exits
+    Joryio.shared.updateConsent(.granted)  // from your consent banner: .pending holds, .denied deletes
+    Joryio.shared.optOut()  // persisted; Joryio.shared.isUserOptedOut() == true
+    Joryio.shared.reset()  // logout: new anonymous id and session
+    Joryio.shared.flush()  // e.g. before a command-line tool exits
 }
 
 // The types the public API mentions come with `import Joryio` and can be named.
