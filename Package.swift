@@ -59,7 +59,7 @@ let package = Package(
             // accepts it too: it lands in the joryio-swift-sdk_Joryio.resources bundle, unused there.
             resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
-        module("JoryioTesting", "TestSupport", ["JoryioCore"]),
+        module("JoryioTesting", "TestSupport", ["JoryioCore", "JoryioDelivery"]),
 
         .executableTarget(
             name: "joryio-demo",
@@ -119,7 +119,7 @@ let package = Package(
 
         .testTarget(name: "JoryioConsentTests", dependencies: ["JoryioConsent"]),
         .testTarget(name: "JoryioIdentityTests", dependencies: ["JoryioIdentity"]),
-        .testTarget(name: "JoryioAuthTests", dependencies: ["JoryioAuth"]),
+        .testTarget(name: "JoryioAuthTests", dependencies: ["JoryioAuth", "JoryioTesting"]),
         .testTarget(name: "JoryioPlatformTests", dependencies: ["JoryioPlatform", "JoryioCore", "JoryioTesting"]),
         .testTarget(name: "JoryioDeliveryTests", dependencies: ["JoryioDelivery", "JoryioCore", "JoryioStorage", "JoryioTesting"]),
         .testTarget(

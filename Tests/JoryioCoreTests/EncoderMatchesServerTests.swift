@@ -27,28 +27,11 @@ import Testing
             #expect(try sandbox.measure(encoded) == encoded.count, "\(String(decoding: encoded, as: UTF8.self))")
             #expect(sample.encodedByteCount == encoded.count)
         }
-        var random = SeededGenerator(seed: 9)
+        var random = SplitMix64(seed: 9)
         for _ in 0..<200 {
             let value = JSONValue.double(Double(bitPattern: random.next() & 0x7FEF_FFFF_FFFF_FFFF))
             let encoded = JSONValue.array([value]).encoded()
             #expect(try sandbox.measure(encoded) == encoded.count, "\(String(decoding: encoded, as: UTF8.self))")
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64) so a failing input replays exactly.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        self.state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        self.state &+= 0x9E37_79B9_7F4A_7C15
-        var value = self.state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }

@@ -600,7 +600,7 @@ final class Simulation {
             scheduler: scheduler,
             clock: scheduler,
             identifiers: SequentialIdentifierGenerator(first: self.launches << 32),
-            jitter: SeededJitter(seed: self.seed &* 0x9E37_79B9 &+ self.launches),
+            jitter: DeterministicJitter(seed: self.seed &* 0x9E37_79B9 &+ self.launches),
             makeTransport: { _ in transport },
             openStores: { config, sdkKey, logger in
                 let stores = JoryioEnvironment.openStores(

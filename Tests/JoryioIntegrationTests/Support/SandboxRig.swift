@@ -11,12 +11,6 @@ import Glibc
 import Darwin
 #endif
 
-/// A jitter source that always returns `value` (0: the full backoff, so delays are exact).
-struct ConstantJitter: JitterSource {
-    var value: Double = 0
-    func next() -> Double { self.value }
-}
-
 /// The real libcurl transport, counting the requests on the wire and noting the virtual time each
 /// one left; ``target`` reroutes requests to another host and port (an "offline" address).
 ///
@@ -185,7 +179,7 @@ final class SandboxRig {
             scheduler: scheduler,
             clock: scheduler,
             identifiers: identifiers ?? SequentialIdentifierGenerator(first: self.launches << 32),
-            jitter: ConstantJitter(),
+            jitter: DeterministicJitter.none,
             makeTransport: { _ in transport },
             openStores: { config, sdkKey, logger in
                 JoryioEnvironment.openStores(config: config, sdkKey: sdkKey, clock: scheduler, logger: logger)
