@@ -111,6 +111,9 @@ let package = Package(
             ),
             path: "Plugins/GeneratePrivacyManifest"
         ),
+        // Shared by the test targets only: the `.sandbox` tag and the lane check (Tests/Lanes/SandboxLane.swift).
+        .target(name: "JoryioTestLanes", dependencies: ["JoryioTesting"], path: "Tests/Lanes"),
+
         .testTarget(
             name: "JoryioToolsCoreTests",
             dependencies: ["JoryioToolsCore", "JoryioCore"],
@@ -126,6 +129,7 @@ let package = Package(
             name: "JoryioIntegrationTests",
             dependencies: [
                 "Joryio", "JoryioCore", "JoryioDelivery", "JoryioStorage", "JoryioTransport", "JoryioTesting",
+                "JoryioTestLanes",
             ]
         ),
         .testTarget(
@@ -134,11 +138,11 @@ let package = Package(
                 "Joryio", "JoryioCore", "JoryioDelivery", "JoryioStorage", "JoryioTransport", "JoryioTesting",
             ]
         ),
-        .testTarget(name: "JoryioCoreTests", dependencies: ["JoryioCore", "JoryioTesting"]),
+        .testTarget(name: "JoryioCoreTests", dependencies: ["JoryioCore", "JoryioTesting", "JoryioTestLanes"]),
         .testTarget(name: "JoryioStorageTests", dependencies: ["JoryioCore", "JoryioStorage", "JoryioTesting"]),
         .testTarget(
             name: "JoryioTransportTests",
-            dependencies: ["JoryioCore", "JoryioTransport", "JoryioTesting"]
+            dependencies: ["JoryioCore", "JoryioTransport", "JoryioTesting", "JoryioTestLanes"]
         ),
     ]
 )
