@@ -4,7 +4,8 @@ import JoryioCore
 import JoryioTesting
 import Testing
 
-// Where the writes simulation (WritesSimulationTests.swift) runs: the Python sandbox over libcurl.
+// Where the writes simulation (WritesSimulationTests.swift) runs: the in-process `WritesServer` on
+// virtual time only (the unit lane), or the Python sandbox over libcurl (one seed, the sandbox lane).
 
 /// A fault the writes simulation scripts for the next requests on a path, on either backend.
 enum WritesFault: Sendable, CustomStringConvertible {
@@ -90,6 +91,178 @@ extension WritesBackend {
     /// Runs `device` until nothing is on the wire and no timer is due within `virtualLimit`.
     func settle(_ device: any WritesDevice, virtualLimit: TimeInterval = 600) async {
         await self.drive(device, virtualLimit: virtualLimit) { false }
+    }
+}
+
+// MARK: - In process
+
+/// The unit lane's backend: ``WritesServer`` behind ``WritesServerTransport``. Requests are processed
+/// when sent; their answers wait on the wire until the simulation waits for it (``awaitWire(timeout:)``)
+/// or, at random (seeded), between two app calls (``pump()``). Virtual time does not move while a
+/// request is on the wire, as with the sandbox, and no real time passes at all.
+final class InProcessWritesBackend: WritesBackend {
+    let server = WritesServer()
+    let time = ManualScheduler()
+    let requestTimeout: TimeInterval = 1
+    private let directory: URL
+    private var network: SplitMix64
+    private var launches: UInt64 = 0
+    private var devices: [InProcessDevice] = []
+
+    init(seed: UInt64) {
+        self.network = SplitMix64(seed: seed ^ 0x3E7_0000_0000_0001)
+        self.directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("joryio-writes-sim-\(seed)-\(UUID().uuidString)", isDirectory: true)
+    }
+
+    func launch(_ config: JoryioConfig, offline: Bool) -> any WritesDevice {
+        self.launches += 1
+        let scheduler = InstanceScheduler(self.time)
+        let transport = WritesServerTransport(server: self.server, scheduler: scheduler)
+        transport.offline = offline
+        let logs = InMemoryLogSink()
+        let environment = JoryioEnvironment.rig(
+            scheduler: scheduler,
+            transport: transport,
+            identifiers: SequentialIdentifierGenerator(first: self.launches << 32)
+        )
+        let joryio = Joryio(environment: environment)
+        joryio.initialize(
+            sdkKey: SandboxRig.sdkKey,
+            apiHost: "https://writes.simulation.invalid/api",
+            config: config.rig(directory: self.directory, logs: logs)
+        )
+        self.time.runUntilIdle()
+        let device = InProcessDevice(joryio: joryio, scheduler: scheduler, transport: transport, logs: logs)
+        self.devices.append(device)
+        return device
+    }
+
+    func setOffline(_ device: any WritesDevice, _ offline: Bool) {
+        (device as? InProcessDevice)?.transport.offline = offline
+    }
+
+    /// Delivers the oldest answer on the wire, at once.
+    func awaitWire(timeout: TimeInterval) async {
+        for device in self.devices where device.transport.deliverOldest() { return }
+    }
+
+    /// Each answer on the wire arrives with probability ½.
+    func pump() {
+        for device in self.devices {
+            while device.transport.waiting > 0, self.network.chance(0.5), device.transport.deliverOldest() {}
+        }
+    }
+
+    func addFault(path: String, count: Int, _ fault: WritesFault) async throws {
+        self.server.addFault(path: path, count: count, fault)
+    }
+
+    func clearFaults() async throws {
+        self.server.clearFaults()
+    }
+
+    func profile(userId: String) async throws -> ModelProfile? {
+        self.server.profile(userId: userId)
+    }
+
+    func profiles() async throws -> [(profile: ModelProfile, operationIDs: [String])] {
+        self.server.profiles()
+    }
+
+    func tearDown() {
+        for device in self.devices { device.crash() }
+        self.devices = []
+        try? FileManager.default.removeItem(at: self.directory)
+    }
+}
+
+/// One SDK instance of the ``InProcessWritesBackend``.
+final class InProcessDevice: WritesDevice {
+    let joryio: Joryio
+    let scheduler: InstanceScheduler
+    let transport: WritesServerTransport
+    let logs: InMemoryLogSink
+
+    init(joryio: Joryio, scheduler: InstanceScheduler, transport: WritesServerTransport, logs: InMemoryLogSink) {
+        self.joryio = joryio
+        self.scheduler = scheduler
+        self.transport = transport
+        self.logs = logs
+    }
+
+    var inFlight: Int { self.transport.inFlight }
+
+    func crash() {
+        self.scheduler.crash()
+        self.transport.close()
+    }
+}
+
+/// One instance's connection to the ``WritesServer``: the server processes a request when it is sent,
+/// and the answer waits on the wire until ``deliverOldest()`` hands it to the instance's scheduler.
+/// Offline, every request fails with `cannotConnect`; after ``close()``, with `cancelled`.
+final class WritesServerTransport: Transport {
+    private struct State {
+        var offline = false
+        var closed = false
+        var wire: [@Sendable () -> Void] = []
+        /// Answers handed to the scheduler whose completion has not run yet.
+        var delivered = 0
+    }
+
+    private let server: WritesServer
+    private let scheduler: InstanceScheduler
+    private let state = Locked(State())
+
+    init(server: WritesServer, scheduler: InstanceScheduler) {
+        self.server = server
+        self.scheduler = scheduler
+    }
+
+    var offline: Bool {
+        get { self.state.withLock { $0.offline } }
+        set { self.state.withLock { $0.offline = newValue } }
+    }
+
+    /// Requests sent whose completion has not run yet.
+    var inFlight: Int { self.state.withLock { $0.wire.count + $0.delivered } }
+
+    /// Answers still on the wire.
+    var waiting: Int { self.state.withLock { $0.wire.count } }
+
+    func send(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void) {
+        let (offline, closed) = self.state.withLock { ($0.offline, $0.closed) }
+        let result: Result<HTTPResponse, TransportError> =
+            closed
+            ? .failure(TransportError(.cancelled, "closed (simulated)"))
+            : offline ? .failure(TransportError(.cannotConnect, "offline (simulated)")) : self.server.receive(request)
+        self.state.withLock { $0.wire.append { completion(result) } }
+    }
+
+    /// Hands the oldest answer on the wire to the scheduler; `false` when none waits.
+    @discardableResult
+    func deliverOldest() -> Bool {
+        let answer = self.state.withLock { state -> (@Sendable () -> Void)? in
+            guard !state.wire.isEmpty else { return nil }
+            state.delivered += 1
+            return state.wire.removeFirst()
+        }
+        guard let answer else { return false }
+        self.scheduler.enqueue {
+            self.state.withLock { $0.delivered -= 1 }
+            answer()
+        }
+        return true
+    }
+
+    /// The process died: the answers on the wire are lost, and later requests fail.
+    func close() {
+        self.state.withLock { state in
+            state.closed = true
+            state.wire = []
+            state.delivered = 0
+        }
     }
 }
 
