@@ -126,6 +126,25 @@ struct SandboxServerTests {
         }
     }
 
+    @Test("the blocking init and control methods, for synchronous callers, work off the test's threads")
+    func blockingForm() async throws {
+        // On a thread of its own, so the blocking calls never hold a Swift-concurrency thread.
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Int, SandboxError>, Never>) in
+            Thread.detachNewThread {
+                continuation.resume(
+                    returning: Result { () throws(SandboxError) -> Int in
+                        let sandbox = try SandboxServer()
+                        defer { sandbox.stop() }
+                        try sandbox.addFault(path: "/api/v1/events", status: 503)
+                        try sandbox.clearFaults()
+                        return try sandbox.measure(Data("[1]".utf8)) + sandbox.requests().count + sandbox.events().count
+                    }
+                )
+            }
+        }
+        #expect(try result.get() == 3)
+    }
+
     @Test("stop() is idempotent and the control API then fails cleanly")
     func stopTwice() async throws {
         let sandbox = try await startSandbox()
