@@ -170,7 +170,9 @@ extension SandboxServer {
         strictIdentity: Bool = false,
         now: Date? = nil
     ) throws(SandboxError) {
-        try self.perform(Self.configureAuthCall(enabled: enabled, secret: secret, strictIdentity: strictIdentity, now: now))
+        try self.perform(
+            Self.configureAuthCall(enabled: enabled, secret: secret, strictIdentity: strictIdentity, now: now)
+        )
     }
 
     /// Sets the sandbox's SDK authentication (protocol v3): whether it is `enabled`, the HS256 `secret`
@@ -192,7 +194,11 @@ extension SandboxServer {
     /// An HS256 token for user `sub` that expires `expiresIn` seconds after the sandbox's auth clock
     /// (negative: already expired), signed with the configured secret, or with `secret` (then the sandbox
     /// answers it `401 invalid`). Blocks the calling thread.
-    public func mintToken(sub: String, expiresIn: TimeInterval = 3600, secret: String? = nil) throws(SandboxError)
+    public func mintToken(
+        sub: String,
+        expiresIn: TimeInterval = 3600,
+        secret: String? = nil
+    ) throws(SandboxError)
         -> String
     {
         try self.perform(Self.mintTokenCall(sub: sub, expiresIn: expiresIn, secret: secret))

@@ -26,7 +26,8 @@ extension SandboxServer {
     }
 
     static func requestsCall(path: String?) -> ControlCall<[RecordedRequest]> {
-        ControlCall(method: "GET", route: "requests", query: path.map { [URLQueryItem(name: "path", value: $0)] } ?? []) {
+        ControlCall(method: "GET", route: "requests", query: path.map { [URLQueryItem(name: "path", value: $0)] } ?? [])
+        {
             answer throws(SandboxError) in
             guard let list = (answer as? [String: Any])?["requests"] as? [[String: Any]] else {
                 throw SandboxError("unexpected /_sandbox/requests response")
@@ -177,7 +178,8 @@ extension SandboxServer {
 
     /// Sends `call` and suspends until it is answered (the request's own 10 s timeout bounds the wait).
     func perform<Value>(_ call: ControlCall<Value>) async throws(SandboxError) -> Value {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Data?, SandboxError>, Never>) in
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<Data?, SandboxError>, Never>) in
             do throws(SandboxError) {
                 _ = try self.send(call) { continuation.resume(returning: $0) }
             } catch {
@@ -188,7 +190,10 @@ extension SandboxServer {
     }
 
     /// Parses a control answer and hands it to the call's decoder.
-    private static func read<Value>(_ result: Result<Data?, SandboxError>, of call: ControlCall<Value>) throws(SandboxError)
+    private static func read<Value>(
+        _ result: Result<Data?, SandboxError>,
+        of call: ControlCall<Value>
+    ) throws(SandboxError)
         -> Value
     {
         guard let data = try result.get() else {

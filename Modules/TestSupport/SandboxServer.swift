@@ -77,7 +77,8 @@ public final class SandboxServer: Sendable {
         startupTimeout: TimeInterval = 30
     ) async throws(SandboxError) -> SandboxServer {
         let box = Locked<Child?>(nil)
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<URL, SandboxError>, Never>) in
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<URL, SandboxError>, Never>) in
             do throws(SandboxError) {
                 let child = try Child(scriptPath: scriptPath, startupTimeout: startupTimeout) { result in
                     continuation.resume(returning: result)
@@ -205,7 +206,8 @@ extension SandboxServer {
                 output.withLock { $0.text += String(decoding: chunk, as: UTF8.self) }
                 report { text in
                     if let url = Self.parseURL(text) { return .success(url) }
-                    return chunk.isEmpty ? .failure(SandboxError("sandbox exited before reporting its URL; output: \(text)")) : nil
+                    return chunk.isEmpty
+                        ? .failure(SandboxError("sandbox exited before reporting its URL; output: \(text)")) : nil
                 }
             }
             process.terminationHandler = { _ in

@@ -300,9 +300,19 @@ final class SandboxWritesBackend: WritesBackend {
         let sandbox = self.rig.sandbox
         switch fault {
         case .status(let status, let retryAfter):
-            try await sandbox.addFault(path: path, count: count, status: status, retryAfter: retryAfter.map(String.init))
+            try await sandbox.addFault(
+                path: path,
+                count: count,
+                status: status,
+                retryAfter: retryAfter.map(String.init)
+            )
         case .successFalse:
-            try await sandbox.addFault(path: path, count: count, status: 200, body: ["success": false, "error": "busy"])
+            try await sandbox.addFault(
+                path: path,
+                count: count,
+                status: 200,
+                body: ["success": false, "error": "busy"]
+            )
         case .drop:
             try await sandbox.addFault(path: path, count: count, drop: true)
         case .dropAfterProcessing:

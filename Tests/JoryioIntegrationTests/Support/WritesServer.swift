@@ -52,10 +52,12 @@ final class WritesServer: Sendable {
             self.operations += other.operations.filter { !known.contains($0.id) }
             self.operations.sort { $0.arrival < $1.arrival }
             self.aliases.merge(other.aliases) { ours, _ in ours }
-            for (channel, change) in other.subscriptions where self.subscriptions[channel].map({ change.timestamp > $0.timestamp }) ?? true {
+            for (channel, change) in other.subscriptions
+            where self.subscriptions[channel].map({ change.timestamp > $0.timestamp }) ?? true {
                 self.subscriptions[channel] = change
             }
-            for (group, change) in other.groups where self.groups[group].map({ change.timestamp > $0.timestamp }) ?? true {
+            for (group, change) in other.groups
+            where self.groups[group].map({ change.timestamp > $0.timestamp }) ?? true {
                 self.groups[group] = change
             }
             self.anonymousIds += other.anonymousIds.filter { !self.anonymousIds.contains($0) }
@@ -176,7 +178,11 @@ final class WritesServer: Sendable {
                 continue
             }
             let value = op == "set" ? operation["value"] : op == "increment" ? operation["by"] : nil
-            Self.append(Operation(id: opID, op: op, key: name, value: value, timestamp: timestamp, arrival: 0), to: id, in: &state)
+            Self.append(
+                Operation(id: opID, op: op, key: name, value: value, timestamp: timestamp, arrival: 0),
+                to: id,
+                in: &state
+            )
             applied += 1
         }
         let answer = HTTPResponse.simJSON(200, #"{"success":true,"applied":\#(applied),"duplicates":\#(duplicates)}"#)
