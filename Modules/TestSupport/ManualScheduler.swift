@@ -159,7 +159,7 @@ public final class ManualScheduler: Scheduler, Clock {
             self.waiters.withLock { $0[id] = continuation }
             // Work that arrived before the registration would otherwise wait for the timeout.
             if self.hasDueWork() { self.resumeWaiter(id) }
-            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { self.resumeWaiter(id) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in self?.resumeWaiter(id) }
         }
     }
 
