@@ -125,6 +125,9 @@ let package = Package(
             ),
             path: "Plugins/GeneratePrivacyManifest"
         ),
+        // Shared by the test targets only: the `.sandbox` tag and the lane check (Tests/Lanes/SandboxLane.swift).
+        .target(name: "JoryioTestLanes", dependencies: ["JoryioTesting"], path: "Tests/Lanes"),
+
         .testTarget(
             name: "JoryioToolsCoreTests",
             dependencies: ["JoryioToolsCore", "JoryioCore"],
@@ -133,7 +136,7 @@ let package = Package(
 
         .testTarget(name: "JoryioConsentTests", dependencies: ["JoryioConsent"]),
         .testTarget(name: "JoryioIdentityTests", dependencies: ["JoryioIdentity"]),
-        .testTarget(name: "JoryioAuthTests", dependencies: ["JoryioAuth"]),
+        .testTarget(name: "JoryioAuthTests", dependencies: ["JoryioAuth", "JoryioTesting"]),
         .testTarget(name: "JoryioPlatformTests", dependencies: ["JoryioPlatform", "JoryioCore", "JoryioTesting"]),
         .testTarget(
             name: "JoryioDeliveryTests",
@@ -143,6 +146,7 @@ let package = Package(
             name: "JoryioIntegrationTests",
             dependencies: [
                 "Joryio", "JoryioCore", "JoryioDelivery", "JoryioStorage", "JoryioTransport", "JoryioTesting",
+                "JoryioTestLanes",
             ]
         ),
         .testTarget(
@@ -153,11 +157,11 @@ let package = Package(
                 "JoryioTransport", "JoryioTesting",
             ]
         ),
-        .testTarget(name: "JoryioCoreTests", dependencies: ["JoryioCore", "JoryioTesting"]),
+        .testTarget(name: "JoryioCoreTests", dependencies: ["JoryioCore", "JoryioTesting", "JoryioTestLanes"]),
         .testTarget(name: "JoryioStorageTests", dependencies: ["JoryioCore", "JoryioStorage", "JoryioTesting"]),
         .testTarget(
             name: "JoryioTransportTests",
-            dependencies: ["JoryioCore", "JoryioTransport", "JoryioTesting"]
+            dependencies: ["JoryioCore", "JoryioTransport", "JoryioTesting", "JoryioTestLanes"]
         ),
     ]
 )

@@ -41,7 +41,7 @@ extension Joryio {
             scheduler: scheduler,
             clock: scheduler,
             identifiers: identifiers,
-            jitter: NoJitter(),
+            jitter: DeterministicJitter.none,
             makeTransport: { _ in transport },
             openStores: { config, _, _ in
                 JoryioStores(events: InMemoryQueueStore(capacity: config.maxQueueSize), keyValue: InMemoryKeyValueStore())
@@ -52,9 +52,4 @@ extension Joryio {
         )
         return Joryio(environment: environment)
     }
-}
-
-/// Backoff without jitter, so a test knows exactly when a retry is due.
-private struct NoJitter: JitterSource {
-    func next() -> Double { 0 }
 }

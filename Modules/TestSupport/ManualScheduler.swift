@@ -14,8 +14,10 @@ public import JoryioCore
 /// scheduler.advance(by: 0.001)   // runs the flush at exactly t = 5 s
 /// ```
 ///
-/// Work may be enqueued from other threads (an HTTP completion, say); ``waitForWork(timeout:)``
-/// blocks until some arrives, without advancing virtual time.
+/// Work may be enqueued from other threads (an HTTP completion, say); `waitForWork(timeout:)` waits
+/// until some arrives, without advancing virtual time. It comes in two forms: one that blocks the
+/// calling thread, and an `async` one that suspends instead (the one the compiler picks in `async` code,
+/// such as Swift Testing's `async` tests, so the test holds no thread while it waits).
 public final class ManualScheduler: Scheduler, Clock {
     private struct Job {
         var due: Date
@@ -34,6 +36,9 @@ public final class ManualScheduler: Scheduler, Clock {
     private let arrival = NSCondition()
     /// The thread running jobs right now, if any (for ``isRunningJob``).
     private let runner = Locked<Thread?>(nil)
+    /// Suspended `waitForWork(timeout:)` calls (the `async` form), resumed by every new job.
+    private let waiters = Locked<[UInt64: CheckedContinuation<Void, Never>]>([:])
+    private let nextWaiter = Locked<UInt64>(0)
 
     /// Creates a scheduler whose clock starts at `start` (by default 2026-01-01T00:00:00Z).
     public init(start: Date = Date(timeIntervalSince1970: 1_767_225_600)) {
@@ -106,6 +111,18 @@ public final class ManualScheduler: Scheduler, Clock {
         return true
     }
 
+    /// Suspends until work is queued that is due now, or `timeout` real seconds pass, without blocking
+    /// a thread. Virtual time does not move. Returns whether such work is queued.
+    public func waitForWork(timeout: TimeInterval) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !self.hasDueWork() {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { return false }
+            await self.nextArrival(within: remaining)
+        }
+        return true
+    }
+
     /// The number of jobs waiting, due or not (cancelled timers excluded).
     public var pendingCount: Int {
         self.state.withLock { state in state.jobs.filter { !($0.flag?.isCancelled ?? false) }.count }
@@ -132,6 +149,30 @@ public final class ManualScheduler: Scheduler, Clock {
         self.arrival.lock()
         self.arrival.broadcast()
         self.arrival.unlock()
+        let waiting = self.waiters.withLock { waiters in
+            defer { waiters = [:] }
+            return waiters.values
+        }
+        for waiter in waiting { waiter.resume() }
+    }
+
+    /// Returns when the next job is added, or after `seconds` (real time), whichever comes first.
+    private func nextArrival(within seconds: TimeInterval) async {
+        let id = self.nextWaiter.withLock { next in
+            defer { next += 1 }
+            return next
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            self.waiters.withLock { $0[id] = continuation }
+            // Work that arrived before the registration would otherwise wait for the timeout.
+            if self.hasDueWork() { self.resumeWaiter(id) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in self?.resumeWaiter(id) }
+        }
+    }
+
+    /// Resumes waiter `id` unless something resumed it already.
+    private func resumeWaiter(_ id: UInt64) {
+        self.waiters.withLock { $0.removeValue(forKey: id) }?.resume()
     }
 
     private func hasDueWork() -> Bool {

@@ -1,5 +1,6 @@
 import Foundation
 import JoryioAuth
+import JoryioTesting
 import Testing
 
 @Suite struct AuthTokenBookCodecTests {

@@ -1,5 +1,6 @@
 import Foundation
 import JoryioAuth
+import JoryioTesting
 import Testing
 
 @Suite struct JWTTests {
@@ -84,18 +85,5 @@ import Testing
             let token = String((0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
             _ = JWT.decode(token)
         }
-    }
-}
-
-/// A seeded generator, so the fuzz test is the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { self.state = seed }
-    mutating func next() -> UInt64 {
-        self.state &+= 0x9E37_79B9_7F4A_7C15
-        var z = self.state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -72,6 +72,25 @@ import Testing
         scheduler.runUntilIdle()
         #expect(ran.value)
     }
+
+    @Test func asyncWaitForWorkSeesWorkFromAnotherThreadWithoutBlocking() async {
+        let scheduler = ManualScheduler()
+        let ran = Locked(false)
+        Thread.detachNewThread {
+            scheduler.enqueue { ran.withLock { $0 = true } }
+        }
+        #expect(await scheduler.waitForWork(timeout: 10))
+        scheduler.runUntilIdle()
+        #expect(ran.value)
+    }
+
+    @Test func asyncWaitForWorkIgnoresTimersThatAreNotDue() async {
+        let scheduler = ManualScheduler()
+        scheduler.schedule(after: 1) {}
+        #expect(await scheduler.waitForWork(timeout: 0) == false)
+        scheduler.enqueue {}
+        #expect(await scheduler.waitForWork(timeout: 0))
+    }
 }
 
 @Suite struct SerialQueueSchedulerTests {

@@ -3,37 +3,6 @@ import JoryioCore
 import JoryioDelivery
 import JoryioTesting
 
-/// A transport that holds every request until the test answers it, so a test controls exactly
-/// when a request is "in flight".
-final class HoldingTransport: Transport {
-    private struct State {
-        var requests: [HTTPRequest] = []
-        var completions: [@Sendable (Result<HTTPResponse, TransportError>) -> Void] = []
-    }
-
-    private let state = Locked(State())
-
-    var requests: [HTTPRequest] { self.state.withLock { $0.requests } }
-
-    /// Requests not answered yet.
-    var outstanding: Int { self.state.withLock { $0.completions.count } }
-
-    func send(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void) {
-        self.state.withLock {
-            $0.requests.append(request)
-            $0.completions.append(completion)
-        }
-    }
-
-    /// Answers the oldest outstanding request; returns false when none is outstanding.
-    @discardableResult
-    func answer(_ result: Result<HTTPResponse, TransportError>) -> Bool {
-        let completion = self.state.withLock { $0.completions.isEmpty ? nil : $0.completions.removeFirst() }
-        completion?(result)
-        return completion != nil
-    }
-}
-
 /// A secure store in memory that can be told to fail.
 final class TestSecureStore: SecureStore {
     private struct State {
@@ -71,12 +40,6 @@ final class TestSecureStore: SecureStore {
     func removeAll() throws(StorageError) {
         self.state.withLock { $0.items.removeAll() }
     }
-}
-
-/// Jitter that is always the same number (0: no reduction).
-struct FixedJitter: JitterSource {
-    var value: Double = 0
-    func next() -> Double { self.value }
 }
 
 /// A channel wired to virtual time, a holding transport and an in-memory store.
@@ -132,7 +95,7 @@ final class AttributeHarness: Sendable {
                 transport: transport,
                 scheduler: scheduler,
                 clock: scheduler,
-                jitter: FixedJitter(),
+                jitter: DeterministicJitter.none,
                 identifiers: self.keys,
                 logger: self.logs.logger(),
                 onResult: { error in results.withLock { $0.append(error) } }

@@ -47,7 +47,7 @@ import Testing
         h.enqueue(h.write("w2", "visits", .increment(2)))
         h.advance(to: 5)
         #expect(h.requests.count == 1)
-        #expect(h.transport.outstanding == 1)
+        #expect(h.transport.inFlight == 1)
         #expect(h.channel.isSending)
         #expect(h.channel.pendingCount == 2)
         // The in-flight increment is not merged with the new one: each is counted exactly once.

@@ -2,12 +2,13 @@ import Foundation
 import Joryio
 import JoryioCore
 import JoryioDelivery
+import JoryioTestLanes
 import JoryioTesting
 import Testing
 
 /// The whole SDK — real SQLite files, real libcurl — against the sandbox on 127.0.0.1, driven on
 /// virtual time: the only real waiting is for HTTP completions.
-@Suite("Delivery against the sandbox")
+@Suite("Delivery against the sandbox", .tags(.sandbox))
 struct SandboxDeliveryTests {
     /// One `Item Viewed` event per index in `range`, with `properties.i` = the index.
     private func track(_ sdk: SandboxSDK, _ range: Range<Int>) {
@@ -21,8 +22,8 @@ struct SandboxDeliveryTests {
         _ rig: SandboxRig,
         _ expected: some Sequence<Int>,
         sourceLocation: SourceLocation = #_sourceLocation
-    ) throws {
-        let events = try rig.sandbox.events()
+    ) async throws {
+        let events = try await rig.sandbox.events()
         let ids = events.compactMap { $0["messageId"] as? String }
         #expect(ids.count == events.count, sourceLocation: sourceLocation)
         #expect(Set(ids).count == ids.count, "a messageId stored twice", sourceLocation: sourceLocation)
@@ -32,29 +33,29 @@ struct SandboxDeliveryTests {
     }
 
     @Test("HTTP 500 three times, then success: every event once, after retries 1, 2 and 4 s apart")
-    func serverErrorsThenSuccess() throws {
-        let rig = try SandboxRig()
+    func serverErrorsThenSuccess() async throws {
+        let rig = try await SandboxRig()
         defer { rig.tearDown() }
-        try rig.sandbox.addFault(path: "/api/v1/events", count: 3, status: 500)
+        try await rig.sandbox.addFault(path: "/api/v1/events", count: 3, status: 500)
         let sdk = rig.launch()
 
         self.track(sdk, 0..<30)
         sdk.joryio.flush()
-        #expect(rig.drive(sdk) { sdk.isDrained })
+        #expect(await rig.drive(sdk) { sdk.isDrained })
 
-        #expect(try rig.sandbox.eventRequests().map(\.status) == [500, 500, 500, 200])
+        #expect(try await rig.sandbox.eventRequests().map(\.status) == [500, 500, 500, 200])
         let times = sdk.transport.sent.map(\.virtualTime)
         #expect(zip(times.dropFirst(), times).map { $0.timeIntervalSince($1) } == [1, 2, 4])
-        for request in try rig.sandbox.eventRequests() {
+        for request in try await rig.sandbox.eventRequests() {
             #expect(request.messageIDs.count == 30)
         }
-        try self.expectDeliveredOnce(rig, 0..<30)
+        try await self.expectDeliveredOnce(rig, 0..<30)
         #expect(sdk.joryio.lastTransportError == nil)
     }
 
     @Test("A batch with one event the server refuses: split down to it, dropped with a log line, the rest delivered")
-    func poisonEventIsIsolatedAndDropped() throws {
-        let rig = try SandboxRig()
+    func poisonEventIsIsolatedAndDropped() async throws {
+        let rig = try await SandboxRig()
         defer { rig.tearDown() }
         let identifiers = PoisoningIdentifiers(first: 1)
         let sdk = rig.launch(identifiers: identifiers)
@@ -62,10 +63,10 @@ struct SandboxDeliveryTests {
 
         self.track(sdk, 0..<20)
         sdk.joryio.flush()
-        #expect(rig.drive(sdk) { sdk.isDrained })
+        #expect(await rig.drive(sdk) { sdk.isDrained })
 
-        try self.expectDeliveredOnce(rig, (0..<20).filter { $0 != 7 })
-        let requests = try rig.sandbox.eventRequests()
+        try await self.expectDeliveredOnce(rig, (0..<20).filter { $0 != 7 })
+        let requests = try await rig.sandbox.eventRequests()
         #expect(requests.first?.messageIDs.count == 20)
         #expect(
             requests.filter { $0.status == 422 }.allSatisfy { $0.messageIDs.contains(PoisoningIdentifiers.poisonID) }
@@ -78,33 +79,33 @@ struct SandboxDeliveryTests {
     }
 
     @Test("rejectedIndices are dropped, failedIndices kept and delivered by the retry")
-    func rejectedAndFailedIndices() throws {
-        let rig = try SandboxRig()
+    func rejectedAndFailedIndices() async throws {
+        let rig = try await SandboxRig()
         defer { rig.tearDown() }
-        try rig.sandbox.addFault(path: "/api/v1/events", rejectedIndices: [1], failedIndices: [2])
+        try await rig.sandbox.addFault(path: "/api/v1/events", rejectedIndices: [1], failedIndices: [2])
         let sdk = rig.launch()
 
         self.track(sdk, 0..<5)
         sdk.joryio.flush()
-        #expect(rig.drive(sdk) { sdk.isDrained })
+        #expect(await rig.drive(sdk) { sdk.isDrained })
 
-        try self.expectDeliveredOnce(rig, [0, 2, 3, 4])
-        let requests = try rig.sandbox.eventRequests()
+        try await self.expectDeliveredOnce(rig, [0, 2, 3, 4])
+        let requests = try await rig.sandbox.eventRequests()
         #expect(requests.map(\.messageIDs.count) == [5, 1])
         #expect(requests.last?.messageIDs == [requests[0].messageIDs[2]])
         #expect(sdk.messages(atLeast: .warning).contains { $0.contains("rejectedIndices") })
     }
 
     @Test("Offline (connection refused), then back online: everything is delivered once")
-    func offlineThenOnline() throws {
-        let rig = try SandboxRig()
+    func offlineThenOnline() async throws {
+        let rig = try await SandboxRig()
         defer { rig.tearDown() }
         let refusing = try RefusingPort()
         let sdk = rig.launch(offlineTarget: refusing.url)
 
         self.track(sdk, 0..<10)
         sdk.joryio.flush()
-        rig.settle(sdk)
+        await rig.settle(sdk)
         // The first try and maxRetries (3) retries, backing off 1, 2 and 4 s; then it waits.
         let offline = sdk.transport.sent
         #expect(offline.count == 4)
@@ -116,28 +117,28 @@ struct SandboxDeliveryTests {
             return
         }
         self.track(sdk, 10..<15)
-        rig.settle(sdk)
+        await rig.settle(sdk)
         #expect(sdk.joryio.getQueueSize() == 15)
-        #expect(try rig.sandbox.eventRequests().isEmpty)
+        #expect(try await rig.sandbox.eventRequests().isEmpty)
 
         sdk.transport.target = nil  // back online
         self.track(sdk, 15..<16)  // the app goes on; no flush
-        #expect(rig.drive(sdk) { sdk.isDrained })
-        try self.expectDeliveredOnce(rig, 0..<16)
+        #expect(await rig.drive(sdk) { sdk.isDrained })
+        try await self.expectDeliveredOnce(rig, 0..<16)
         #expect(sdk.joryio.lastTransportError == nil)
     }
 
     @Test("A dropped connection, then a timeout the server processed anyway: retried, every event stored once")
-    func droppedAndTimedOutRequestsAreRetriedSafely() throws {
-        let rig = try SandboxRig()
+    func droppedAndTimedOutRequestsAreRetriedSafely() async throws {
+        let rig = try await SandboxRig()
         defer { rig.tearDown() }
-        try rig.sandbox.addFault(path: "/api/v1/events", drop: true)
-        try rig.sandbox.addFault(path: "/api/v1/events", delayMs: 1_500)  // then processed normally
+        try await rig.sandbox.addFault(path: "/api/v1/events", drop: true)
+        try await rig.sandbox.addFault(path: "/api/v1/events", delayMs: 1_500)  // then processed normally
         let sdk = rig.launch(JoryioConfig(requestTimeout: 0.5))
 
         self.track(sdk, 0..<10)
         sdk.joryio.flush()
-        #expect(rig.drive(sdk) { sdk.isDrained })
+        #expect(await rig.drive(sdk) { sdk.isDrained })
 
         let sent = sdk.transport.sent
         #expect(sent.count == 3)
@@ -145,40 +146,40 @@ struct SandboxDeliveryTests {
         #expect(batches[0].count == 10)
         #expect(batches.allSatisfy { $0 == batches[0] }, "every retry resends the same messageIds")
         #expect(sdk.joryio.lastTransportError == nil)
-        try self.expectDeliveredOnce(rig, 0..<10)
+        try await self.expectDeliveredOnce(rig, 0..<10)
     }
 
     @Test("402 stops sending for the instance's life, keeping the events; a restart delivers them")
-    func paymentRequiredStopsUntilRestart() throws {
-        let rig = try SandboxRig()
+    func paymentRequiredStopsUntilRestart() async throws {
+        let rig = try await SandboxRig()
         defer { rig.tearDown() }
-        try rig.sandbox.addFault(path: "/api/v1/events", count: 1, status: 402)
+        try await rig.sandbox.addFault(path: "/api/v1/events", count: 1, status: 402)
         let sdk = rig.launch()
 
         self.track(sdk, 0..<10)
         sdk.joryio.flush()
-        rig.settle(sdk)
-        #expect(try rig.sandbox.eventRequests().map(\.status) == [402])
+        await rig.settle(sdk)
+        #expect(try await rig.sandbox.eventRequests().map(\.status) == [402])
         #expect(sdk.joryio.lastTransportError == .http(status: 402, body: nil))
 
         self.track(sdk, 10..<60)  // more than a batch: the size trigger fires too
         sdk.joryio.flush()
         sdk.joryio.applicationDidEnterBackground()
-        rig.settle(sdk, virtualLimit: 3_600)
+        await rig.settle(sdk, virtualLimit: 3_600)
         #expect(sdk.transport.sent.count == 1)
         #expect(sdk.joryio.getQueueSize() == 60)
 
         sdk.crash()
         let restarted = rig.launch()
         #expect(restarted.joryio.getQueueSize() == 60)
-        #expect(rig.drive(restarted) { restarted.isDrained })
-        try self.expectDeliveredOnce(rig, 0..<60)
-        #expect(try rig.sandbox.eventRequests().map(\.status) == [402, 200, 200])
+        #expect(await rig.drive(restarted) { restarted.isDrained })
+        try await self.expectDeliveredOnce(rig, 0..<60)
+        #expect(try await rig.sandbox.eventRequests().map(\.status) == [402, 200, 200])
     }
 
     @Test("A restart over a 10,000-event backlog delivers all of it, once")
-    func restartDeliversLargeBacklog() throws {
-        let rig = try SandboxRig()
+    func restartDeliversLargeBacklog() async throws {
+        let rig = try await SandboxRig()
         defer { rig.tearDown() }
         let refusing = try RefusingPort()
         let config = JoryioConfig(batchSize: 500, maxQueueSize: 20_000)
@@ -192,26 +193,26 @@ struct SandboxDeliveryTests {
 
         let second = rig.launch(config)
         #expect(second.joryio.getQueueSize() == 10_000)
-        #expect(rig.drive(second, realLimit: 60) { second.isDrained })
+        #expect(await rig.drive(second, realLimit: 60) { second.isDrained })
 
         // Client side: the sandbox's request log would carry all 10,000 bodies once more.
         let sent = second.transport.sent.map(\.request)
         #expect(sent.count == 20)
         #expect(sent.allSatisfy { $0.header("Content-Encoding") == "gzip" })
         #expect(second.joryio.lastTransportError == nil)
-        try self.expectDeliveredOnce(rig, 0..<10_000)
+        try await self.expectDeliveredOnce(rig, 0..<10_000)
     }
 
     @Test("Retry-After: no request before it has passed, not even on flush()")
-    func retryAfterIsHonoured() throws {
-        let rig = try SandboxRig()
+    func retryAfterIsHonoured() async throws {
+        let rig = try await SandboxRig()
         defer { rig.tearDown() }
-        try rig.sandbox.addFault(path: "/api/v1/events", count: 1, status: 503, retryAfter: "7")
+        try await rig.sandbox.addFault(path: "/api/v1/events", count: 1, status: 503, retryAfter: "7")
         let sdk = rig.launch()
 
         self.track(sdk, 0..<3)
         sdk.joryio.flush()
-        #expect(rig.drive(sdk) { sdk.transport.sent.count == 1 && sdk.transport.inFlight == 0 })
+        #expect(await rig.drive(sdk) { sdk.transport.sent.count == 1 && sdk.transport.inFlight == 0 })
         let failedAt = try #require(sdk.transport.sent.first?.virtualTime)
 
         rig.time.advance(by: 3)
@@ -219,22 +220,22 @@ struct SandboxDeliveryTests {
         rig.time.advance(by: 3.999)
         #expect(sdk.transport.sent.count == 1)
 
-        #expect(rig.drive(sdk) { sdk.isDrained })
+        #expect(await rig.drive(sdk) { sdk.isDrained })
         let sent = sdk.transport.sent
         #expect(sent.count == 2)
         #expect(sent.last.map { $0.virtualTime.timeIntervalSince(failedAt) } == 7)
-        #expect(try rig.sandbox.eventRequests().map(\.status) == [503, 200])
-        try self.expectDeliveredOnce(rig, 0..<3)
+        #expect(try await rig.sandbox.eventRequests().map(\.status) == [503, 200])
+        try await self.expectDeliveredOnce(rig, 0..<3)
     }
 
     @Test("Events left after a size-triggered batch leave within flushInterval, without a flush")
-    func remainderAfterSizeTriggerIsSent() throws {
-        let rig = try SandboxRig()
+    func remainderAfterSizeTriggerIsSent() async throws {
+        let rig = try await SandboxRig()
         defer { rig.tearDown() }
         let sdk = rig.launch(JoryioConfig(batchSize: 10, flushInterval: 5))
 
         self.track(sdk, 0..<15)  // one group commit of 15: one full batch and 5 more
-        #expect(rig.drive(sdk, virtualLimit: 60) { sdk.isDrained })
-        try self.expectDeliveredOnce(rig, 0..<15)
+        #expect(await rig.drive(sdk, virtualLimit: 60) { sdk.isDrained })
+        try await self.expectDeliveredOnce(rig, 0..<15)
     }
 }

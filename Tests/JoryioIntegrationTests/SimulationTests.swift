@@ -550,7 +550,7 @@ final class Simulation {
         case 24..<27:
             // Large events fill the request byte budget; near the 50 KB limit, the other random
             // properties decide, so measure with the canonical encoder (checked against the server
-            // by EncoderMatchesServerTests).
+            // by SandboxEncoderMatchesServerTests).
             properties["big"] = String(repeating: "y", count: self.rng.int(20_000...51_000))
             valid = JSONValue.object(JSONValue.convert(properties).value).encodedByteCount <= 51_200
         default: break
@@ -602,7 +602,7 @@ final class Simulation {
             scheduler: scheduler,
             clock: scheduler,
             identifiers: SequentialIdentifierGenerator(first: self.launches << 32),
-            jitter: SeededJitter(seed: self.seed &* 0x9E37_79B9 &+ self.launches),
+            jitter: DeterministicJitter(seed: self.seed &* 0x9E37_79B9 &+ self.launches),
             makeTransport: { _ in transport },
             openStores: { config, sdkKey, logger in
                 let stores = JoryioEnvironment.openStores(

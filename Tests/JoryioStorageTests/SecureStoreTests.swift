@@ -1,6 +1,7 @@
 import Foundation
 import JoryioCore
 import JoryioStorage
+import JoryioTesting
 import Testing
 
 /// A secure-store backend the tests run over.

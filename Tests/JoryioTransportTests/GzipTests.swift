@@ -1,4 +1,5 @@
 import Foundation
+import JoryioTesting
 import JoryioTransport
 import Testing
 
@@ -6,16 +7,11 @@ import Testing
 struct GzipTests {
     /// Deterministic pseudo-random bytes (SplitMix64), so a failure reproduces.
     static func randomBytes(_ count: Int, seed: UInt64 = 0x4A6F_7279_696F) -> Data {
-        var state = seed
+        var generator = SplitMix64(seed: seed)
         var bytes = [UInt8]()
         bytes.reserveCapacity(count)
         while bytes.count < count {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
-            withUnsafeBytes(of: z) { bytes.append(contentsOf: $0.prefix(count - bytes.count)) }
+            withUnsafeBytes(of: generator.next()) { bytes.append(contentsOf: $0.prefix(count - bytes.count)) }
         }
         return Data(bytes)
     }

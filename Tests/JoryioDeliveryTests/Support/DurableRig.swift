@@ -4,43 +4,6 @@ import JoryioDelivery
 import JoryioStorage
 import JoryioTesting
 
-/// No jitter: every backoff is exactly `base × 2^(n−1)`.
-struct NoJitter: JitterSource {
-    func next() -> Double { 0 }
-}
-
-/// A transport that keeps every request on the wire until the test answers it, so a test sees
-/// exactly what is in flight.
-final class HeldTransport: Transport {
-    private struct State {
-        var requests: [HTTPRequest] = []
-        var waiting: [@Sendable (Result<HTTPResponse, TransportError>) -> Void] = []
-    }
-
-    private let state = Locked(State())
-
-    /// Every request sent so far, oldest first.
-    var requests: [HTTPRequest] { self.state.withLock { $0.requests } }
-
-    /// How many requests wait for an answer.
-    var inFlight: Int { self.state.withLock { $0.waiting.count } }
-
-    func send(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void) {
-        self.state.withLock { state in
-            state.requests.append(request)
-            state.waiting.append(completion)
-        }
-    }
-
-    /// Completes the oldest request waiting; `false` when none waits.
-    @discardableResult
-    func complete(_ result: Result<HTTPResponse, TransportError>) -> Bool {
-        let completion = self.state.withLock { state in state.waiting.isEmpty ? nil : state.waiting.removeFirst() }
-        completion?(result)
-        return completion != nil
-    }
-}
-
 /// A store that fails on demand, around a real in-memory store.
 final class FaultyStore: QueueStore {
     struct Faults {
@@ -92,7 +55,7 @@ extension HTTPResponse {
 /// A channel on virtual time with a held transport, a log sink and scripted engine callbacks.
 final class DurableRig: Sendable {
     let scheduler = ManualScheduler()
-    let transport = HeldTransport()
+    let transport = HoldingTransport()
     let sink = InMemoryLogSink()
     let store: any QueueStore
     let identity = Locked<(userId: String?, anonymousId: String?)>((nil, "anon-1"))
@@ -130,7 +93,7 @@ final class DurableRig: Sendable {
                 transport: self.transport,
                 scheduler: self.scheduler,
                 clock: self.scheduler,
-                jitter: NoJitter(),
+                jitter: DeterministicJitter.none,
                 identifiers: SequentialIdentifierGenerator(),
                 logger: self.sink.logger(module: "durable"),
                 onResult: { error in results.withLock { $0.append(error) } }
@@ -145,7 +108,7 @@ final class DurableRig: Sendable {
     /// Answers the request on the wire and runs what the answer triggers.
     @discardableResult
     func answer(_ result: Result<HTTPResponse, TransportError>) -> Bool {
-        let answered = self.transport.complete(result)
+        let answered = self.transport.answer(result)
         self.scheduler.runUntilIdle()
         return answered
     }

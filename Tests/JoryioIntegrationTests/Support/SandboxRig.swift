@@ -2,20 +2,16 @@ import Foundation
 import Joryio
 import JoryioCore
 import JoryioDelivery
+import JoryioTestLanes
 import JoryioTesting
 import JoryioTransport
+import Testing
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
-/// A jitter source that always returns `value` (0: the full backoff, so delays are exact).
-struct ConstantJitter: JitterSource {
-    var value: Double = 0
-    func next() -> Double { self.value }
-}
 
 /// The real libcurl transport, counting the requests on the wire and noting the virtual time each
 /// one left; ``target`` reroutes requests to another host and port (an "offline" address).
@@ -154,8 +150,9 @@ final class SandboxRig {
     private var launches: UInt64 = 0
     private var instances: [SandboxSDK] = []
 
-    init() throws {
-        self.sandbox = try SandboxServer()
+    /// Starts the sandbox (the running test must be in the sandbox lane: see `startSandbox()`).
+    init(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        self.sandbox = try await startSandbox(sourceLocation: sourceLocation)
         self.directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("joryio-integration-\(UUID().uuidString)", isDirectory: true)
     }
@@ -181,26 +178,18 @@ final class SandboxRig {
         let transport = GatewayTransport(scheduler: scheduler)
         transport.target = offlineTarget
         let logs = InMemoryLogSink()
-        let environment = JoryioEnvironment(
+        let environment = JoryioEnvironment.rig(
             scheduler: scheduler,
-            clock: scheduler,
-            identifiers: identifiers ?? SequentialIdentifierGenerator(first: self.launches << 32),
-            jitter: ConstantJitter(),
-            makeTransport: { _ in transport },
-            openStores: { config, sdkKey, logger in
-                JoryioEnvironment.openStores(config: config, sdkKey: sdkKey, clock: scheduler, logger: logger)
-            },
-            gzip: { try? Gzip.compress($0) },
-            userAgent: "joryio-swift/integration-tests (Linux)"
+            transport: transport,
+            identifiers: identifiers ?? SequentialIdentifierGenerator(first: self.launches << 32)
         )
-        var config = config
-        config.trackSessionStart = false  // delivery tests count exactly the events they track
-        config.storage = .sqlite(directory: self.directory)
-        config.logSink = logs
-        config.logLevel = .verbose
         let joryio = Joryio(environment: environment)
         beforeInitialize(joryio)
-        joryio.initialize(sdkKey: Self.sdkKey, apiHost: self.sandbox.apiHost.absoluteString, config: config)
+        joryio.initialize(
+            sdkKey: Self.sdkKey,
+            apiHost: self.sandbox.apiHost.absoluteString,
+            config: config.rig(directory: self.directory, logs: logs)
+        )
         self.time.runUntilIdle()
         let instance = SandboxSDK(joryio: joryio, scheduler: scheduler, transport: transport, logs: logs)
         self.instances.append(instance)
@@ -208,25 +197,25 @@ final class SandboxRig {
     }
 
     /// Drives `sdk` until `condition` holds: runs due work, waits (in real time, at most `realLimit`
-    /// in all) only while a request is on the wire, and otherwise jumps virtual time to the next due
-    /// timer, never beyond `virtualLimit` from now. Returns whether `condition` held; `false` when a
-    /// bound was hit or nothing is left to run.
+    /// in all, suspended rather than blocking a thread) only while a request is on the wire, and
+    /// otherwise jumps virtual time to the next due timer, never beyond `virtualLimit` from now.
+    /// Returns whether `condition` held; `false` when a bound was hit or nothing is left to run.
     @discardableResult
     func drive(
         _ sdk: SandboxSDK,
         virtualLimit: TimeInterval = 3_600,
         realLimit: TimeInterval = 30,
-        until condition: () throws -> Bool
-    ) rethrows -> Bool {
+        until condition: () async throws -> Bool
+    ) async rethrows -> Bool {
         let virtualDeadline = self.time.now().addingTimeInterval(virtualLimit)
         let realDeadline = Date().addingTimeInterval(realLimit)
         while true {
             self.time.runUntilIdle()
-            if try condition() { return true }
+            if try await condition() { return true }
             if sdk.transport.inFlight > 0 {
                 let remaining = realDeadline.timeIntervalSinceNow
                 guard remaining > 0 else { return false }
-                _ = self.time.waitForWork(timeout: remaining)
+                _ = await self.time.waitForWork(timeout: remaining)
                 continue
             }
             guard let next = self.time.nextDueDate, next <= virtualDeadline else { return false }
@@ -235,15 +224,51 @@ final class SandboxRig {
     }
 
     /// Runs `sdk` until nothing is on the wire and no timer is due within `virtualLimit`.
-    func settle(_ sdk: SandboxSDK, virtualLimit: TimeInterval = 600) {
-        self.drive(sdk, virtualLimit: virtualLimit) { false }
+    func settle(_ sdk: SandboxSDK, virtualLimit: TimeInterval = 600) async {
+        await self.drive(sdk, virtualLimit: virtualLimit) { false }
+    }
+}
+
+extension JoryioEnvironment {
+    /// The environment of one SDK instance of a rig: `scheduler` for time and work, `transport` for
+    /// every request, no backoff jitter, SQLite stores on `scheduler`'s clock.
+    static func rig(
+        scheduler: InstanceScheduler,
+        transport: any Transport,
+        identifiers: any IdentifierGenerator
+    ) -> JoryioEnvironment {
+        JoryioEnvironment(
+            scheduler: scheduler,
+            clock: scheduler,
+            identifiers: identifiers,
+            jitter: DeterministicJitter.none,
+            makeTransport: { _ in transport },
+            openStores: { config, sdkKey, logger in
+                JoryioEnvironment.openStores(config: config, sdkKey: sdkKey, clock: scheduler, logger: logger)
+            },
+            gzip: { try? Gzip.compress($0) },
+            userAgent: "joryio-swift/integration-tests (Linux)"
+        )
+    }
+}
+
+extension JoryioConfig {
+    /// This configuration as a rig launches it: SQLite files in `directory`, every log record (at
+    /// `.verbose`) in `logs`, and no `Session Start` (delivery tests count exactly the events they track).
+    func rig(directory: URL, logs: InMemoryLogSink) -> JoryioConfig {
+        var config = self
+        config.trackSessionStart = false
+        config.storage = .sqlite(directory: directory)
+        config.logSink = logs
+        config.logLevel = .verbose
+        return config
     }
 }
 
 extension SandboxServer {
     /// The `POST /api/v1/events` requests received, oldest first.
-    func eventRequests() throws(SandboxError) -> [RecordedRequest] {
-        try self.requests(path: "/api/v1/events")
+    func eventRequests() async throws(SandboxError) -> [RecordedRequest] {
+        try await self.requests(path: "/api/v1/events")
     }
 
 }

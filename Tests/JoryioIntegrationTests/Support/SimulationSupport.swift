@@ -1,6 +1,7 @@
 import Foundation
 import JoryioCore
 import JoryioDelivery
+import JoryioTesting
 import JoryioTransport
 
 #if canImport(Glibc)
@@ -9,26 +10,11 @@ import Glibc
 import Darwin
 #endif
 
-// Building blocks of the seeded simulation (SimulationTests.swift): a reproducible random
+// Building blocks of the seeded simulation (SimulationTests.swift): helpers over the seeded
 // generator, a spy over the real queue store that keeps the ledger of accepted events, and an
 // in-process server that answers on the manual scheduler.
 
-/// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, and the same sequence on every platform.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        self.state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        self.state &+= 0x9E37_79B9_7F4A_7C15
-        var z = self.state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix64 {
     /// A uniform integer in `range`.
     mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
 
@@ -46,19 +32,6 @@ struct SplitMix64: RandomNumberGenerator {
             roll -= weight
         }
         return weighted[weighted.count - 1].1
-    }
-}
-
-/// Backoff jitter from its own seeded stream.
-struct SeededJitter: JitterSource {
-    private let rng: Locked<SplitMix64>
-
-    init(seed: UInt64) {
-        self.rng = Locked(SplitMix64(seed: seed))
-    }
-
-    func next() -> Double {
-        self.rng.withLock { Double.random(in: 0..<1, using: &$0) }
     }
 }
 

@@ -94,7 +94,7 @@ struct ModelProfile: Equatable {
     /// Attributes whose value came from a fractional increment since their last set or unset: the SDK
     /// compacts waiting increments into one delta (0.5 + 1.5 → 2) and sends an integral delta as an
     /// integer, so the server may store `2` where applying them one by one gives `2.0` (see
-    /// WritesSimulationFindingsTests.compactedFractionalIncrements). Compared by numeric value only.
+    /// SandboxWritesSimulationFindingsTests.compactedFractionalIncrements). Compared by numeric value only.
     var looseNumbers: Set<String> = []
 
     /// Whether `sandbox` is this expected profile (numbers of ``looseNumbers`` compared by value).

@@ -1,6 +1,7 @@
 import Foundation
 import JoryioCore
 import JoryioStorage
+import JoryioTesting
 import Testing
 
 /// A queue-store backend the contract suite runs over.

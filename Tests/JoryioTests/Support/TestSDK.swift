@@ -6,12 +6,6 @@ import JoryioStorage
 import JoryioTesting
 import JoryioTransport
 
-/// A jitter source that always returns the same value (0 = no jitter), so backoff is exact.
-struct FixedJitter: JitterSource {
-    var value: Double = 0
-    func next() -> Double { self.value }
-}
-
 /// Opens the stores for one SDK instance (see ``JoryioEnvironment/openStores``).
 typealias StoreOpener = @Sendable (JoryioConfig, _ sdkKey: String, Logger) -> JoryioStores
 
@@ -52,7 +46,7 @@ struct TestSDK {
             scheduler: scheduler,
             clock: scheduler,
             identifiers: identifiers,
-            jitter: FixedJitter(value: jitter),
+            jitter: DeterministicJitter(value: jitter),
             makeTransport: { _ in transport },
             openStores: openStores ?? { config, sdkKey, logger in
                 JoryioEnvironment.openStores(config: config, sdkKey: sdkKey, clock: scheduler, logger: logger, settings: settings)
@@ -117,15 +111,6 @@ struct TestSDK {
 /// `"e0"`, `"e1"`, … `"e\(count - 1)"`, offset by `from`.
 func eventNames(_ count: Int, from start: Int = 0, prefix: String = "e") -> [String] {
     (start..<(start + count)).map { "\(prefix)\($0)" }
-}
-
-/// Runs `body` with a fresh, uniquely named directory that is deleted afterwards.
-func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("joryio-tests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: url) }
-    return try body(url)
 }
 
 extension HTTPRequest {

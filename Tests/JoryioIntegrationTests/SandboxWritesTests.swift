@@ -1,29 +1,30 @@
 import Foundation
 import Joryio
 import JoryioCore
+import JoryioTestLanes
 import JoryioTesting
 import Testing
 
 /// Attributes and durable writes end to end over libcurl: the sandbox's *final profile* after
 /// hostile sequences (issue 5).
-@Suite("Attributes and durable writes against the sandbox")
-struct WritesSandboxTests {
+@Suite("Attributes and durable writes against the sandbox", .tags(.sandbox))
+struct SandboxWritesTests {
     @Test("An increment retried through timeouts is counted once")
-    func incrementThroughTimeouts() throws {
-        let rig = try SandboxRig()
+    func incrementThroughTimeouts() async throws {
+        let rig = try await SandboxRig()
         defer { rig.tearDown() }
         let sdk = rig.launch()
         // The server applies the first two attempts, then the connection drops before the answer.
-        try rig.sandbox.addFault(path: "/api/v1/attributes", count: 2, dropAfterProcessing: true)
+        try await rig.sandbox.addFault(path: "/api/v1/attributes", count: 2, dropAfterProcessing: true)
         sdk.joryio.incrementAttribute("visits", by: 5)
         rig.time.runUntilIdle()
         sdk.joryio.incrementAttribute("visits", by: 2)  // waits for the request on the wire
-        rig.settle(sdk)
+        await rig.settle(sdk)
 
         let anonymousId = sdk.joryio.getAnonymousId()
-        let profile = try #require(try rig.sandbox.profile(anonymousId: anonymousId))
+        let profile = try #require(try await rig.sandbox.profile(anonymousId: anonymousId))
         #expect(profile.attributes["visits"] as? Int == 7, "each delta applied exactly once")
-        let requests = try rig.sandbox.requests(path: "/api/v1/attributes")
+        let requests = try await rig.sandbox.requests(path: "/api/v1/attributes")
         #expect(requests.count == 4, "two attempts lost their answer, one replayed, then the second delta")
         let keys = requests.map { $0.header("idempotency-key") ?? "" }
         #expect(keys[0] == keys[1] && keys[1] == keys[2], "a retry reuses its idempotency key")
@@ -32,8 +33,8 @@ struct WritesSandboxTests {
     }
 
     @Test("A burst of 500 attribute calls arrives as a handful of requests with the right values")
-    func burstOf500() throws {
-        let rig = try SandboxRig()
+    func burstOf500() async throws {
+        let rig = try await SandboxRig()
         defer { rig.tearDown() }
         let sdk = rig.launch()
         sdk.joryio.identify("burst-user")
@@ -52,12 +53,12 @@ struct WritesSandboxTests {
                 expected["k\(index % 20)"] = index
             }
         }
-        rig.settle(sdk)
+        await rig.settle(sdk)
 
-        let requests = try rig.sandbox.requests(path: "/api/v1/attributes")
+        let requests = try await rig.sandbox.requests(path: "/api/v1/attributes")
         #expect((1...5).contains(requests.count), "\(requests.count) requests")
         #expect(requests.allSatisfy { $0.status == 200 })
-        let profile = try #require(try rig.sandbox.profile(userId: "burst-user"))
+        let profile = try #require(try await rig.sandbox.profile(userId: "burst-user"))
         var want: [String: Any] = expected
         want["count"] = increments
         #expect(profile.attributes.count == want.count)
@@ -69,8 +70,8 @@ struct WritesSandboxTests {
     }
 
     @Test("identify, alias and subscribe made offline survive a restart and arrive in order")
-    func offlineRestartInOrder() throws {
-        let rig = try SandboxRig()
+    func offlineRestartInOrder() async throws {
+        let rig = try await SandboxRig()
         defer { rig.tearDown() }
         let refusing = try RefusingPort()
         let first = rig.launch(offlineTarget: refusing.url)
@@ -78,44 +79,44 @@ struct WritesSandboxTests {
         first.joryio.addAlias("loyalty_id", name: "L-12345")
         first.joryio.setSubscription(channel: "email", status: "subscribed")
         first.joryio.addToSubscriptionGroup("list_abc123", channel: "email")
-        rig.settle(first, virtualLimit: 120)
-        #expect(try rig.sandbox.requests(path: "/api/v1/*").isEmpty)
+        await rig.settle(first, virtualLimit: 120)
+        #expect(try await rig.sandbox.requests(path: "/api/v1/*").isEmpty)
         first.crash()
 
         let second = rig.launch()
-        rig.settle(second)
-        let paths = try rig.sandbox.requests(path: "/api/v1/*").filter { $0.path != "/api/v1/events" }.map(\.path)
+        await rig.settle(second)
+        let paths = try await rig.sandbox.requests(path: "/api/v1/*").filter { $0.path != "/api/v1/events" }.map(\.path)
         #expect(paths == ["/api/v1/identify", "/api/v1/alias", "/api/v1/subscriptions", "/api/v1/subscriptions"])
-        let profile = try #require(try rig.sandbox.profile(userId: "user-9"))
+        let profile = try #require(try await rig.sandbox.profile(userId: "user-9"))
         #expect(profile.aliases == ["loyalty_id": "L-12345"])
         #expect(profile.subscriptions == ["email": "subscribed"])
         #expect(profile.groups == ["email": ["list_abc123"]])
-        #expect(try rig.sandbox.profile(anonymousId: second.joryio.getAnonymousId())?.userId == "user-9", "the anonymous history joined the user")
+        #expect(try await rig.sandbox.profile(anonymousId: second.joryio.getAnonymousId())?.userId == "user-9", "the anonymous history joined the user")
     }
 
     @Test("A user switch without reset sends the first user's pending writes with the first user's ids")
-    func userSwitchWithoutReset() throws {
-        let rig = try SandboxRig()
+    func userSwitchWithoutReset() async throws {
+        let rig = try await SandboxRig()
         defer { rig.tearDown() }
         let sdk = rig.launch()
         for path in ["/api/v1/attributes", "/api/v1/identify", "/api/v1/alias"] {
-            try rig.sandbox.addFault(path: path, count: -1, status: 503)
+            try await rig.sandbox.addFault(path: path, count: -1, status: 503)
         }
         sdk.joryio.identify("alice")
         sdk.joryio.setAttributes(["plan": "gold", "seats": 3])
         sdk.joryio.incrementAttribute("logins")
         sdk.joryio.addAlias("crm_id", name: "A-1")
-        rig.settle(sdk, virtualLimit: 30)
+        await rig.settle(sdk, virtualLimit: 30)
         sdk.joryio.identify("bob")
         sdk.joryio.setAttribute("plan", value: "silver")
         sdk.joryio.addAlias("crm_id", name: "B-1")
-        rig.settle(sdk, virtualLimit: 30)
-        try rig.sandbox.clearFaults()
+        await rig.settle(sdk, virtualLimit: 30)
+        try await rig.sandbox.clearFaults()
         sdk.joryio.applicationWillEnterForeground()
-        rig.settle(sdk)
+        await rig.settle(sdk)
 
-        let alice = try #require(try rig.sandbox.profile(userId: "alice"))
-        let bob = try #require(try rig.sandbox.profile(userId: "bob"))
+        let alice = try #require(try await rig.sandbox.profile(userId: "alice"))
+        let bob = try #require(try await rig.sandbox.profile(userId: "bob"))
         #expect(alice.attributes["plan"] as? String == "gold")
         #expect(alice.attributes["seats"] as? Int == 3)
         #expect(alice.attributes["logins"] as? Int == 1)
@@ -123,7 +124,7 @@ struct WritesSandboxTests {
         #expect(bob.attributes["plan"] as? String == "silver")
         #expect(bob.attributes["seats"] == nil && bob.attributes["logins"] == nil)
         #expect(bob.aliases == ["crm_id": "B-1"])
-        let delivered = try rig.sandbox.requests(path: "/api/v1/attributes").filter { $0.status == 200 }
+        let delivered = try await rig.sandbox.requests(path: "/api/v1/attributes").filter { $0.status == 200 }
         for request in delivered {
             let body = request.body as? [String: Any]
             let keys = (body?["operations"] as? [[String: Any]] ?? []).compactMap { $0["key"] as? String }
@@ -134,21 +135,21 @@ struct WritesSandboxTests {
     }
 
     @Test("Unsubscribes are withdrawals: delivered while opted out; sign-ups are not")
-    func withdrawalsWhileOptedOut() throws {
-        let rig = try SandboxRig()
+    func withdrawalsWhileOptedOut() async throws {
+        let rig = try await SandboxRig()
         defer { rig.tearDown() }
         let sdk = rig.launch()
         sdk.joryio.identify("carol")
         sdk.joryio.setSubscription(channel: "sms", status: "subscribed")
-        rig.settle(sdk)
+        await rig.settle(sdk)
         sdk.joryio.optOut()
         sdk.joryio.setSubscription(channel: "sms", status: "unsubscribed")
         sdk.joryio.setSubscription(channel: "email", status: "subscribed")
         sdk.joryio.addToSubscriptionGroup("news", channel: "email")
         sdk.joryio.setAttribute("plan", value: "dropped")
-        rig.settle(sdk)
+        await rig.settle(sdk)
 
-        let profile = try #require(try rig.sandbox.profile(userId: "carol"))
+        let profile = try #require(try await rig.sandbox.profile(userId: "carol"))
         #expect(profile.subscriptions == ["sms": "unsubscribed"])
         #expect(profile.groups.isEmpty)
         #expect(profile.attributes["tracking_opted_out"] as? Bool == true)

@@ -1,15 +1,16 @@
 import Foundation
 import JoryioCore
+import JoryioTestLanes
 import JoryioTesting
 import JoryioTransport
 import Testing
 
 /// Every transport against a real HTTP peer: the Python sandbox on 127.0.0.1, one per test.
-@Suite("Transport integration (sandbox)")
-struct TransportIntegrationTests {
+@Suite("Transport integration (sandbox)", .tags(.sandbox))
+struct SandboxTransportIntegrationTests {
     @Test("200: status, response headers and JSON body; request headers reach the server", arguments: TransportKind.all)
     func success(kind: TransportKind) async throws {
-        let sandbox = try SandboxServer()
+        let sandbox = try await startSandbox()
         defer { sandbox.stop() }
         let transport = kind.make()
         defer { transport.close() }
@@ -24,7 +25,7 @@ struct TransportIntegrationTests {
         #expect(json["success"] as? Bool == true)
         #expect(json["accepted"] as? Int == 2)
 
-        let recorded = try #require(try sandbox.requests(path: "/api/v1/events").first)
+        let recorded = try #require(try await sandbox.requests(path: "/api/v1/events").first)
         #expect(recorded.method == "POST")
         #expect(recorded.header("X-Joryio-Sdk-Key") == Wire.sdkKey)
         #expect(recorded.header("content-type") == "application/json")
@@ -33,12 +34,12 @@ struct TransportIntegrationTests {
         #expect(recorded.gzip == false)
         #expect(recorded.rawBytes == body.count)
         #expect(recorded.bodyJSON == (try SandboxServer.canonicalJSON(body)))
-        #expect(try sandbox.events().count == 2)
+        #expect(try await sandbox.events().count == 2)
     }
 
     @Test("4xx are responses, not errors: 403, 400, 422, 404", arguments: TransportKind.all)
     func clientErrors(kind: TransportKind) async throws {
-        let sandbox = try SandboxServer()
+        let sandbox = try await startSandbox()
         defer { sandbox.stop() }
         let transport = kind.make()
         defer { transport.close() }
@@ -61,16 +62,16 @@ struct TransportIntegrationTests {
         let notFound = try await exchange(transport, unknown).get()
         #expect(notFound.status == 404)
 
-        #expect(try sandbox.events().isEmpty)
+        #expect(try await sandbox.events().isEmpty)
     }
 
     @Test("5xx with Retry-After, then success", arguments: TransportKind.all)
     func serverErrorWithRetryAfter(kind: TransportKind) async throws {
-        let sandbox = try SandboxServer()
+        let sandbox = try await startSandbox()
         defer { sandbox.stop() }
         let transport = kind.make()
         defer { transport.close() }
-        try sandbox.addFault(path: "/api/v1/events", status: 503, retryAfter: "3")
+        try await sandbox.addFault(path: "/api/v1/events", status: 503, retryAfter: "3")
 
         let failed = try await exchange(transport, Wire.events(sandbox, body: Wire.batch())).get()
         #expect(failed.status == 503)
@@ -79,16 +80,16 @@ struct TransportIntegrationTests {
 
         let retried = try await exchange(transport, Wire.events(sandbox, body: Wire.batch())).get()
         #expect(retried.status == 200)
-        #expect(try sandbox.requests(path: "/api/v1/events").map(\.fault) == ["status", nil])
+        #expect(try await sandbox.requests(path: "/api/v1/events").map(\.fault) == ["status", nil])
     }
 
     @Test("a slow server hits the request timeout quickly", arguments: TransportKind.all)
     func timeout(kind: TransportKind) async throws {
-        let sandbox = try SandboxServer()
+        let sandbox = try await startSandbox()
         defer { sandbox.stop() }
         let transport = kind.make()
         defer { transport.close() }
-        try sandbox.addFault(path: "/api/v1/events", delayMs: 2000)
+        try await sandbox.addFault(path: "/api/v1/events", delayMs: 2000)  // past the 1.5 s bound below, so never what decides
 
         let start = ContinuousClock.now
         let (result, completedAt) = await timedExchange(
@@ -104,11 +105,11 @@ struct TransportIntegrationTests {
 
     @Test("a dropped connection is connectionLost", arguments: TransportKind.all)
     func droppedConnection(kind: TransportKind) async throws {
-        let sandbox = try SandboxServer()
+        let sandbox = try await startSandbox()
         defer { sandbox.stop() }
         let transport = kind.make()
         defer { transport.close() }
-        try sandbox.addFault(path: "/api/v1/events", drop: true)
+        try await sandbox.addFault(path: "/api/v1/events", drop: true)
 
         let result = await exchange(transport, Wire.events(sandbox, body: Wire.batch()))
         #expect(result.failureCode == .connectionLost, "\(result)")
@@ -137,7 +138,7 @@ struct TransportIntegrationTests {
 
     @Test("a gzip body is decoded by the server", arguments: TransportKind.all)
     func gzipBody(kind: TransportKind) async throws {
-        let sandbox = try SandboxServer()
+        let sandbox = try await startSandbox()
         defer { sandbox.stop() }
         let transport = kind.make()
         defer { transport.close() }
@@ -149,7 +150,7 @@ struct TransportIntegrationTests {
 
         #expect(response.status == 200)
         #expect(try Wire.json(response)["accepted"] as? Int == 20)
-        let recorded = try #require(try sandbox.requests(path: "/api/v1/events").first)
+        let recorded = try #require(try await sandbox.requests(path: "/api/v1/events").first)
         #expect(recorded.gzip)
         #expect(recorded.rawBytes == compressed.count)
         #expect(recorded.bodyBytes == body.count)
@@ -158,7 +159,7 @@ struct TransportIntegrationTests {
 
     @Test("concurrent requests each complete exactly once", arguments: TransportKind.all)
     func concurrentRequests(kind: TransportKind) async throws {
-        let sandbox = try SandboxServer()
+        let sandbox = try await startSandbox()
         defer { sandbox.stop() }
         let transport = kind.make()
         defer { transport.close() }
@@ -175,17 +176,17 @@ struct TransportIntegrationTests {
         }
 
         #expect(statuses == Array(repeating: 200, count: count))
-        #expect(try sandbox.requests(path: "/api/v1/events").count == count)
-        #expect(try sandbox.events().count == count)
+        #expect(try await sandbox.requests(path: "/api/v1/events").count == count)
+        #expect(try await sandbox.events().count == count)
     }
 
     @Test("GET and DELETE reach the server", arguments: TransportKind.all)
     func otherMethods(kind: TransportKind) async throws {
-        let sandbox = try SandboxServer()
+        let sandbox = try await startSandbox()
         defer { sandbox.stop() }
         let transport = kind.make()
         defer { transport.close() }
-        try sandbox.addFault(path: "/api/v1/events", status: 500)
+        try await sandbox.addFault(path: "/api/v1/events", status: 500)
 
         let health = HTTPRequest(method: "GET", url: sandbox.baseURL.appendingPathComponent("_sandbox/health"))
         let healthResponse = try await exchange(transport, health).get()
@@ -200,7 +201,7 @@ struct TransportIntegrationTests {
 
     @Test("TLS to a plain-HTTP port fails as tls (URLSession on Linux: other)", arguments: TransportKind.all)
     func tlsFailure(kind: TransportKind) async throws {
-        let sandbox = try SandboxServer()
+        let sandbox = try await startSandbox()
         defer { sandbox.stop() }
         let transport = kind.make()
         defer { transport.close() }
@@ -239,10 +240,10 @@ struct TransportIntegrationTests {
 
     @Test("close() cancels the request in flight and queued ones; later sends fail", arguments: TransportKind.all)
     func closeCancels(kind: TransportKind) async throws {
-        let sandbox = try SandboxServer()
+        let sandbox = try await startSandbox()
         defer { sandbox.stop() }
         let transport = kind.make(workers: 1)
-        try sandbox.addFault(path: "/api/v1/events", count: -1, delayMs: 3000)
+        try await sandbox.addFault(path: "/api/v1/events", count: -1, delayMs: 3000)
 
         enum Outcome: Sendable {
             case completed(TransportError.Code?, at: ContinuousClock.Instant)
@@ -258,7 +259,9 @@ struct TransportIntegrationTests {
             group.addTask {
                 // Close once the first request reached the server (at most 200 polls; either way every
                 // request must end up cancelled).
-                for _ in 0..<200 where (try? sandbox.requests(path: "/api/v1/events").isEmpty) ?? true {
+                for _ in 0..<200 {
+                    // (`for … where` would not stop polling once the request arrived: it filters.)
+                    if (try? await sandbox.requests(path: "/api/v1/events").isEmpty) == false { break }
                     await Task.yield()
                 }
                 let closedAt = ContinuousClock.now

@@ -1,10 +1,11 @@
 import Foundation
 import JoryioCore
+import JoryioTestLanes
 import JoryioTesting
 import Testing
 
 /// GAP-9: the SDK's byte count must be exactly what the server measures.
-@Suite struct EncoderMatchesServerTests {
+@Suite(.tags(.sandbox)) struct SandboxEncoderMatchesServerTests {
     static let samples: [JSONValue] = [
         ["plain": "ascii", "int": 42, "negative": -7, "big": .int(.max), "small": .int(.min)],
         ["unicode": "héllo ✓ 日本 🎉 עברית العربية", "escapes": "q\" b\\ / \n\r\t\u{08}\u{0C}\u{01}\u{1F}\u{7F}"],
@@ -19,36 +20,19 @@ import Testing
         ["date": .string(JSONTimestamp.string(from: Date(timeIntervalSince1970: 1_767_225_600.5)))],
     ]
 
-    @Test func byteCountsEqualTheSandboxMeasurement() throws {
-        let sandbox = try SandboxServer()
+    @Test func byteCountsEqualTheSandboxMeasurement() async throws {
+        let sandbox = try await startSandbox()
         defer { sandbox.stop() }
         for sample in Self.samples {
             let encoded = sample.encoded()
-            #expect(try sandbox.measure(encoded) == encoded.count, "\(String(decoding: encoded, as: UTF8.self))")
+            #expect(try await sandbox.measure(encoded) == encoded.count, "\(String(decoding: encoded, as: UTF8.self))")
             #expect(sample.encodedByteCount == encoded.count)
         }
-        var random = SeededGenerator(seed: 9)
+        var random = SplitMix64(seed: 9)
         for _ in 0..<200 {
             let value = JSONValue.double(Double(bitPattern: random.next() & 0x7FEF_FFFF_FFFF_FFFF))
             let encoded = JSONValue.array([value]).encoded()
-            #expect(try sandbox.measure(encoded) == encoded.count, "\(String(decoding: encoded, as: UTF8.self))")
+            #expect(try await sandbox.measure(encoded) == encoded.count, "\(String(decoding: encoded, as: UTF8.self))")
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64) so a failing input replays exactly.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        self.state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        self.state &+= 0x9E37_79B9_7F4A_7C15
-        var value = self.state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }

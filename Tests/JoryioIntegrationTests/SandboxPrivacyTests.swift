@@ -1,13 +1,14 @@
 import Foundation
 import Joryio
 import JoryioCore
+import JoryioTestLanes
 import JoryioTesting
 import Testing
 
 /// The consent × opt-out matrix (CONSENT-18) end to end: what reaches the sandbox over libcurl, for
 /// calls made before and after `initialize()`, including a denial stored by an earlier launch.
-@Suite("Consent and opt-out against the sandbox")
-struct PrivacySandboxTests {
+@Suite("Consent and opt-out against the sandbox", .tags(.sandbox))
+struct SandboxPrivacyTests {
     enum Consent: String, CaseIterable, Sendable {
         case unset, pending, granted, denied, storedDenial
     }
@@ -17,13 +18,13 @@ struct PrivacySandboxTests {
     }
 
     @Test(arguments: Consent.allCases, OptOut.allCases)
-    func whatIsSent(consent: Consent, optOut: OptOut) throws {
-        let rig = try SandboxRig()
+    func whatIsSent(consent: Consent, optOut: OptOut) async throws {
+        let rig = try await SandboxRig()
         defer { rig.tearDown() }
         if consent == .storedDenial {
             let earlier = rig.launch()
             earlier.joryio.updateConsent(.denied)
-            rig.settle(earlier)
+            await rig.settle(earlier)
             earlier.crash()
         }
         var config = JoryioConfig()
@@ -47,49 +48,50 @@ struct PrivacySandboxTests {
         sdk.joryio.incrementAttribute("visits")
         sdk.joryio.setSubscription(channel: "email", status: "unsubscribed")
         sdk.joryio.flush()
-        rig.settle(sdk)
+        await rig.settle(sdk)
 
         let context = "\(consent) × \(optOut)"
         let optedOut = optOut == .configOptOut || optOut == .preInitOptOut
         let denied = consent == .denied || consent == .storedDenial
-        func sent(_ path: String) throws -> [SandboxServer.RecordedRequest] {
-            try rig.sandbox.requests(path: "/api/v1/" + path)
+        func sent(_ path: String) async throws -> [SandboxServer.RecordedRequest] {
+            try await rig.sandbox.requests(path: "/api/v1/" + path)
         }
-        let received = try rig.sandbox.events()
+        let received = try await rig.sandbox.events()
         // A withdrawal is sent in every state (SUB-6), with the id identify kept (IDENT-5).
-        let unsubscribes = try sent("subscriptions")
+        let unsubscribes = try await sent("subscriptions")
         #expect(!unsubscribes.isEmpty, "\(context): the unsubscribe is sent whatever the state")
         for request in unsubscribes {
             let body = request.body as? [String: Any]
             #expect(body?["status"] as? String == "unsubscribed" && body?["userId"] as? String == "user-7", "\(context)")
         }
         // The opt-out record is sent when the opt-out changed, whatever the consent (OPTOUT-5).
-        let records = try sent("opt-out").compactMap { ($0.body as? [String: Any])?["optedOut"] as? Bool }
+        let records = try await sent("opt-out").compactMap { ($0.body as? [String: Any])?["optedOut"] as? Bool }
         #expect(Set(records) == (optedOut ? [true] : []), "\(context): opt-out records \(records)")
         if optedOut || denied {
             #expect(received.isEmpty, "\(context): nothing collected may reach the server")
-            #expect(try sent("attributes").isEmpty, "\(context): attribute writes are dropped")
-            #expect(try sent("identify").isEmpty, "\(context): identify is kept on the device only")
+            #expect(try await sent("attributes").isEmpty, "\(context): attribute writes are dropped")
+            #expect(try await sent("identify").isEmpty, "\(context): identify is kept on the device only")
             #expect(sdk.joryio.getQueueSize() == 0, "\(context)")
             #expect(sdk.joryio.pendingWrites.attributes == 0, "\(context)")
         } else {
             if consent == .pending {
                 #expect(received.isEmpty, "\(context): nothing is sent while pending")
-                #expect(try sent("attributes").isEmpty && sent("identify").isEmpty, "\(context): held while pending")
+                #expect(try await sent("attributes").isEmpty, "\(context): held while pending")
+                #expect(try await sent("identify").isEmpty, "\(context): held while pending")
                 #expect(sdk.joryio.getQueueSize() == 2, "\(context): held on the device")
                 #expect(sdk.joryio.pendingWrites.attributes == 2, "\(context): held on the device")
                 sdk.joryio.updateConsent(.granted)
-                #expect(rig.drive(sdk) { (try? rig.sandbox.events().count) == 2 }, "\(context): released on grant")
-                rig.settle(sdk)
+                #expect(await rig.drive(sdk) { (try? await rig.sandbox.events().count) == 2 }, "\(context): released on grant")
+                await rig.settle(sdk)
             }
-            #expect(try rig.sandbox.events().count == 2, "\(context)")
-            #expect(try sent("identify").count == 1, "\(context)")
-            let profile = try #require(try rig.sandbox.profile(userId: "user-7"), "\(context)")
+            #expect(try await rig.sandbox.events().count == 2, "\(context)")
+            #expect(try await sent("identify").count == 1, "\(context)")
+            let profile = try #require(try await rig.sandbox.profile(userId: "user-7"), "\(context)")
             #expect(profile.attributes["plan"] as? String == "pre", "\(context)")
             #expect(profile.attributes["visits"] as? Int == 1, "\(context)")
             #expect(profile.subscriptions == ["email": "unsubscribed"], "\(context)")
         }
-        let delivered = try rig.sandbox.events()
+        let delivered = try await rig.sandbox.events()
         #expect(delivered.allSatisfy { $0["userId"] as? String == "user-7" }, "\(context)")
         #expect(sdk.joryio.isUserOptedOut() == optedOut, "\(context)")
         let expectedConsent: TrackingConsent =

@@ -1,45 +1,46 @@
 import Foundation
 import Joryio
 import JoryioCore
+import JoryioTestLanes
 import JoryioTesting
 import Testing
 
 /// Cases the writes simulation (WritesSimulationTests.swift) keeps out of its model, probed one by one.
 /// Each test pins an SDK bug the simulation found (all fixed), or a decision it made visible.
-@Suite("Writes simulation findings")
-struct WritesSimulationFindingsTests {
+@Suite("Writes simulation findings", .tags(.sandbox))
+struct SandboxWritesSimulationFindingsTests {
     @Test("A user id identified while denied is identified when a launch's config grants consent (IDENT-5)")
-    func keptIdentifyAfterGrantAtLaunch() throws {
-        let rig = try SandboxRig()
+    func keptIdentifyAfterGrantAtLaunch() async throws {
+        let rig = try await SandboxRig()
         defer { rig.tearDown() }
         let first = rig.launch()
         let anonymousId = first.joryio.getAnonymousId()
         first.joryio.setAttribute("plan", value: "pro")
-        rig.settle(first)
+        await rig.settle(first)
         first.joryio.updateConsent(.denied)
         first.joryio.identify("kept-user")
-        rig.settle(first)
+        await rig.settle(first)
         first.crash()
 
         var config = JoryioConfig()
         config.trackingConsent = .granted
         let second = rig.launch(config)
         second.joryio.setAttribute("level", value: 2)
-        rig.settle(second)
-        let profile = try #require(try rig.sandbox.profile(userId: "kept-user"))
+        await rig.settle(second)
+        let profile = try #require(try await rig.sandbox.profile(userId: "kept-user"))
         #expect(profile.attributes["level"] as? Int == 2)
-        #expect(try rig.sandbox.profile(anonymousId: anonymousId)?.userId == "kept-user", "the kept identify joined the anonymous history")
+        #expect(try await rig.sandbox.profile(anonymousId: anonymousId)?.userId == "kept-user", "the kept identify joined the anonymous history")
     }
 
     @Test("An unsubscribe waiting offline survives a sign-up made while pending that a denial then drops")
-    func withdrawalReplacedByDroppedSignUp() throws {
-        let rig = try SandboxRig()
+    func withdrawalReplacedByDroppedSignUp() async throws {
+        let rig = try await SandboxRig()
         defer { rig.tearDown() }
         let refusing = try RefusingPort()
         let sdk = rig.launch()
         sdk.joryio.identify("dana")
         sdk.joryio.setSubscription(channel: "email", status: "subscribed")
-        rig.settle(sdk)
+        await rig.settle(sdk)
         sdk.joryio.updateConsent(.pending)
         sdk.transport.target = refusing.url
         sdk.joryio.setSubscription(channel: "email", status: "unsubscribed")  // a withdrawal: goes whatever the consent
@@ -49,23 +50,23 @@ struct WritesSimulationFindingsTests {
         rig.time.runUntilIdle()
         _ = rig.time.advance(by: 0.01)
         sdk.transport.target = nil
-        rig.settle(sdk)
+        await rig.settle(sdk)
         sdk.joryio.updateConsent(.denied)  // drops the held sign-up (DURABLE-12)
-        rig.settle(sdk)
-        let profile = try #require(try rig.sandbox.profile(userId: "dana"))
+        await rig.settle(sdk)
+        let profile = try #require(try await rig.sandbox.profile(userId: "dana"))
         #expect(profile.subscriptions == ["email": "unsubscribed"], "the withdrawal was made and must be delivered (SUB-6)")
     }
 
     @Test("A subscription change made anonymously offline reaches the person after identify (DURABLE-5)")
-    func anonymousSubscriptionThenIdentify() throws {
-        let rig = try SandboxRig()
+    func anonymousSubscriptionThenIdentify() async throws {
+        let rig = try await SandboxRig()
         defer { rig.tearDown() }
         let refusing = try RefusingPort()
         let sdk = rig.launch()
         let anonymousId = sdk.joryio.getAnonymousId()
         sdk.joryio.setAttribute("plan", value: "free")  // the anonymous profile exists
-        rig.settle(sdk)
-        #expect(try rig.sandbox.profile(anonymousId: anonymousId) != nil)
+        await rig.settle(sdk)
+        #expect(try await rig.sandbox.profile(anonymousId: anonymousId) != nil)
         sdk.transport.target = refusing.url
         sdk.joryio.setSubscription(channel: "sms", status: "subscribed")
         rig.time.runUntilIdle()
@@ -76,18 +77,18 @@ struct WritesSimulationFindingsTests {
         sdk.joryio.applicationWillEnterForeground()
         for _ in 0..<3 {  // the channel stops after failures in a row: give it triggers
             sdk.joryio.applicationWillEnterForeground()
-            rig.settle(sdk)
+            await rig.settle(sdk)
         }
         #expect(sdk.joryio.pendingWrites == (0, 0))
-        let erin = try #require(try rig.sandbox.profile(userId: "erin"), "the identify arrives in the end")
-        #expect(try rig.sandbox.profile(anonymousId: anonymousId)?.userId == "erin")
-        let notFound = try rig.sandbox.requests(path: "/api/v1/subscriptions").filter { $0.status == 404 }
+        let erin = try #require(try await rig.sandbox.profile(userId: "erin"), "the identify arrives in the end")
+        #expect(try await rig.sandbox.profile(anonymousId: anonymousId)?.userId == "erin")
+        let notFound = try await rig.sandbox.requests(path: "/api/v1/subscriptions").filter { $0.status == 404 }
         #expect(erin.subscriptions == ["sms": "subscribed"], "\(notFound.count) answers of 404")
     }
 
     @Test("Fractional increments compacted into an integral delta arrive as that whole number")
-    func compactedFractionalIncrements() throws {
-        let rig = try SandboxRig()
+    func compactedFractionalIncrements() async throws {
+        let rig = try await SandboxRig()
         defer { rig.tearDown() }
         var config = JoryioConfig()
         config.trackingConsent = .pending  // held: the two increments are compacted into one write
@@ -99,8 +100,8 @@ struct WritesSimulationFindingsTests {
         sdk.joryio.incrementAttribute("score", by: 1.5)
         rig.time.runUntilIdle()
         sdk.joryio.updateConsent(.granted)
-        rig.settle(sdk)
-        let profile = try #require(try rig.sandbox.profile(userId: "fran"))
+        await rig.settle(sdk)
+        let profile = try #require(try await rig.sandbox.profile(userId: "fran"))
         let score = try #require(profile.attributes["score"] as? NSNumber)
         #expect(score.doubleValue == 2)
         // Decision (docs/decisions.md): an integral delta travels as a JSON integer, also when it is
@@ -109,8 +110,8 @@ struct WritesSimulationFindingsTests {
     }
 
     @Test("A user id kept while opted out is identified on grant, also across a launch while pending (IDENT-5)", arguments: [false, true])
-    func keptIdentifyAcrossPendingLaunch(restart: Bool) throws {
-        let rig = try SandboxRig()
+    func keptIdentifyAcrossPendingLaunch(restart: Bool) async throws {
+        let rig = try await SandboxRig()
         defer { rig.tearDown() }
         var sdk = rig.launch()
         sdk.joryio.optOut()
@@ -118,7 +119,7 @@ struct WritesSimulationFindingsTests {
         sdk.joryio.identify("gil")  // kept on the device only
         sdk.joryio.updateConsent(.pending)
         sdk.joryio.optIn()  // still not allowed: consent is pending
-        rig.settle(sdk)
+        await rig.settle(sdk)
         if restart {
             sdk.crash()
             var config = JoryioConfig()
@@ -127,8 +128,8 @@ struct WritesSimulationFindingsTests {
         }
         sdk.joryio.updateConsent(.denied)
         sdk.joryio.updateConsent(.granted)  // tracking allowed again: the kept identify runs
-        rig.settle(sdk)
-        let linked = try rig.sandbox.profile(anonymousId: anonymousId)?.userId
+        await rig.settle(sdk)
+        let linked = try await rig.sandbox.profile(anonymousId: anonymousId)?.userId
         guard restart else {
             #expect(linked == "gil", "without a restart the kept identify runs on grant")
             return
@@ -137,8 +138,8 @@ struct WritesSimulationFindingsTests {
     }
 
     @Test("After a launch while pending, a user switch before the grant joins the anonymous id to the new user (IDENT-5)")
-    func keptIdentifyThenSwitchAcrossPendingLaunch() throws {
-        let rig = try SandboxRig()
+    func keptIdentifyThenSwitchAcrossPendingLaunch() async throws {
+        let rig = try await SandboxRig()
         defer { rig.tearDown() }
         let first = rig.launch()
         first.joryio.optOut()
@@ -146,15 +147,15 @@ struct WritesSimulationFindingsTests {
         first.joryio.identify("old-user")  // kept on the device only
         first.joryio.updateConsent(.pending)
         first.joryio.optIn()
-        rig.settle(first)
+        await rig.settle(first)
         first.crash()
         var config = JoryioConfig()
         config.trackingConsent = .pending
         let second = rig.launch(config)
         second.joryio.identify("new-user")  // held while pending; replaces the kept id
         second.joryio.updateConsent(.granted)
-        rig.settle(second)
-        let linked = try rig.sandbox.profile(anonymousId: anonymousId)?.userId
+        await rig.settle(second)
+        let linked = try await rig.sandbox.profile(anonymousId: anonymousId)?.userId
         #expect(linked == "new-user")
     }
 }
