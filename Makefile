@@ -130,10 +130,10 @@ docs: deps
 
 ## lint / format: the toolchain's swift-format with the repository's .swift-format.
 lint:
-	$(SWIFT) format lint --strict --recursive --parallel Package.swift Modules Plugins Tools Tests
+	$(SWIFT) format lint --strict --recursive --parallel Package.swift Modules Plugins Tools Tests Examples
 
 format:
-	$(SWIFT) format format --in-place --recursive --parallel Package.swift Modules Plugins Tools Tests
+	$(SWIFT) format format --in-place --recursive --parallel Package.swift Modules Plugins Tools Tests Examples
 
 clean:
 	$(SWIFT) package clean

@@ -1,7 +1,7 @@
-public import JoryioCore
-public import JoryioKit
 internal import Foundation
+public import JoryioCore
 internal import JoryioDelivery
+public import JoryioKit
 internal import JoryioStorage
 internal import JoryioTransport
 
@@ -44,7 +44,10 @@ extension Joryio {
             jitter: DeterministicJitter.none,
             makeTransport: { _ in transport },
             openStores: { config, _, _ in
-                JoryioStores(events: InMemoryQueueStore(capacity: config.maxQueueSize), keyValue: InMemoryKeyValueStore())
+                JoryioStores(
+                    events: InMemoryQueueStore(capacity: config.maxQueueSize),
+                    keyValue: InMemoryKeyValueStore()
+                )
             },
             gzip: { try? Gzip.compress($0) },
             userAgent: "joryio-swift/test",

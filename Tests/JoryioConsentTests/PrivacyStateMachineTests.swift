@@ -169,16 +169,17 @@ import Testing
 
     @Test(arguments: CallKind.allCases)
     func matrix(kind: CallKind) {
-        let expected: [String: CollectionGate] = switch kind {
-        case .event, .attribute, .alias, .subscribe:
-            ["G": .accept, "P": .hold, "D": .drop, "O": .drop, "O+P": .drop]
-        case .identify:
-            ["G": .accept, "P": .hold, "D": .keepLocally, "O": .keepLocally, "O+P": .keepLocally]
-        case .withdrawal:
-            ["G": .accept, "P": .accept, "D": .accept, "O": .accept, "O+P": .accept]
-        case .sessionStart:
-            ["G": .accept, "P": .hold, "D": .hold, "O": .hold, "O+P": .hold]
-        }
+        let expected: [String: CollectionGate] =
+            switch kind {
+            case .event, .attribute, .alias, .subscribe:
+                ["G": .accept, "P": .hold, "D": .drop, "O": .drop, "O+P": .drop]
+            case .identify:
+                ["G": .accept, "P": .hold, "D": .keepLocally, "O": .keepLocally, "O+P": .keepLocally]
+            case .withdrawal:
+                ["G": .accept, "P": .accept, "D": .accept, "O": .accept, "O+P": .accept]
+            case .sessionStart:
+                ["G": .accept, "P": .hold, "D": .hold, "O": .hold, "O+P": .hold]
+            }
         for (name, state) in Self.states {
             #expect(state.gate(kind) == expected[name], "\(kind) in \(name)")
         }

@@ -83,12 +83,17 @@ import Testing
 
     @Test("Retry-After in seconds or as an HTTP date; garbage is ignored")
     func retryAfter() {
-        #expect(self.classify(503, headers: ["Retry-After": "7"]) == .retry(.http(status: 503, body: nil), retryAfter: 7))
+        #expect(
+            self.classify(503, headers: ["Retry-After": "7"]) == .retry(.http(status: 503, body: nil), retryAfter: 7)
+        )
         #expect(
             self.classify(429, headers: ["retry-after": "Thu, 01 Jan 2026 00:00:30 GMT"])
                 == .retry(.http(status: 429, body: nil), retryAfter: 30)
         )
-        #expect(self.classify(503, headers: ["Retry-After": "soon"]) == .retry(.http(status: 503, body: nil), retryAfter: nil))
+        #expect(
+            self.classify(503, headers: ["Retry-After": "soon"])
+                == .retry(.http(status: 503, body: nil), retryAfter: nil)
+        )
     }
 
     @Test("an error body is kept for diagnostics, cut to 512 bytes")

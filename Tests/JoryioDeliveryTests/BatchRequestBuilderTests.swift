@@ -9,7 +9,13 @@ import Testing
 
     /// A builder whose "gzip" marks the body, so tests see whether and what it compressed.
     private func builder(gzip: @escaping @Sendable (Data) -> Data? = { Data("GZ".utf8) + $0 }) -> BatchRequestBuilder {
-        BatchRequestBuilder(endpoint: self.endpoint, sdkKey: "jry_sdk_ios_k", userAgent: "joryio-swift/t (Linux)", timeout: 7, gzip: gzip)
+        BatchRequestBuilder(
+            endpoint: self.endpoint,
+            sdkKey: "jry_sdk_ios_k",
+            userAgent: "joryio-swift/t (Linux)",
+            timeout: 7,
+            gzip: gzip
+        )
     }
 
     private func record(_ id: Int64, _ event: JSONValue) -> QueueRecord {
@@ -23,7 +29,10 @@ import Testing
             ["messageId": "m2", "event": "B", "properties": [:]],
             ["messageId": "m3", "event": "C", "properties": ["list": [1, [2, nil], true]]],
         ]
-        let request = self.builder().request(for: events.enumerated().map { self.record(Int64($0), $1) }, sentAt: self.sentAt)
+        let request = self.builder().request(
+            for: events.enumerated().map { self.record(Int64($0), $1) },
+            sentAt: self.sentAt
+        )
         let body = try #require(request.body)
         let parsed = try #require(JSONValue.parse(body))
         #expect(parsed == ["sentAt": "2026-01-01T00:00:00.123Z", "batch": .array(events)])

@@ -77,7 +77,10 @@ extension DurableWrite.Kind {
     func version1Store() throws {
         let store = InMemoryQueueStore()
         try store.append([
-            Data(#"{"anonymousId":"anon-1","id":"old1","kind":"identify","timestamp":1767225600250,"userId":"u1","v":1}"#.utf8),
+            Data(
+                #"{"anonymousId":"anon-1","id":"old1","kind":"identify","timestamp":1767225600250,"userId":"u1","v":1}"#
+                    .utf8
+            ),
             Data(
                 #"{"anonymousId":"anon-1","channel":"email","id":"old2","kind":"subscription","status":"subscribed","timestamp":1767225600250,"userId":"u1","v":1}"#
                     .utf8
@@ -146,10 +149,15 @@ extension DurableWrite.Kind {
     @Test("replacement scopes: everyone, the same person, the same person and anonymous id")
     func replacementScopes() {
         let unregister = write("a", .pushUnregister(token: "t"), user: "u1")
-        #expect(unregister.replacementKey == write("b", .pushUnregister(token: "t"), user: "u2", anon: "x").replacementKey)
+        #expect(
+            unregister.replacementKey == write("b", .pushUnregister(token: "t"), user: "u2", anon: "x").replacementKey
+        )
         let optOut = write("a", .optOutRecord(optedOut: true), user: nil, anon: "anon-1")
         #expect(optOut.replacementKey == write("b", .optOutRecord(optedOut: false), user: nil).replacementKey)
-        #expect(optOut.replacementKey != write("b", .optOutRecord(optedOut: false), user: nil, anon: "anon-2").replacementKey)
+        #expect(
+            optOut.replacementKey
+                != write("b", .optOutRecord(optedOut: false), user: nil, anon: "anon-2").replacementKey
+        )
         let identify = write("a", .identify, user: "u1", anon: "anon-1")
         #expect(identify.replacementKey == write("b", .identify, user: "u1", anon: "anon-1").replacementKey)
         #expect(identify.replacementKey != write("b", .identify, user: "u1", anon: "anon-2").replacementKey)

@@ -7,10 +7,19 @@ import Testing
     @Test(
         arguments: [
             (#"{"anonymousId":"a","event":"e","messageId":"m","properties":{},"timestamp":"t","type":"track"}"#, nil),
-            (#"{"anonymousId":"a","event":"e","messageId":"m","properties":{},"timestamp":"t","type":"track","userId":"u-1"}"#, "u-1"),
+            (
+                #"{"anonymousId":"a","event":"e","messageId":"m","properties":{},"timestamp":"t","type":"track","userId":"u-1"}"#,
+                "u-1"
+            ),
             // A `userId` property of an anonymous event is not the event's user.
-            (#"{"anonymousId":"a","event":"e","messageId":"m","properties":{"x":1,"userId":"p"},"timestamp":"t","type":"track"}"#, nil),
-            (#"{"anonymousId":"a","event":"e","messageId":"m","properties":{"x":1,"userId":"p"},"timestamp":"t","type":"track","userId":"u"}"#, "u"),
+            (
+                #"{"anonymousId":"a","event":"e","messageId":"m","properties":{"x":1,"userId":"p"},"timestamp":"t","type":"track"}"#,
+                nil
+            ),
+            (
+                #"{"anonymousId":"a","event":"e","messageId":"m","properties":{"x":1,"userId":"p"},"timestamp":"t","type":"track","userId":"u"}"#,
+                "u"
+            ),
             // Escapes in the id are decoded.
             (#"{"anonymousId":"a","type":"track","userId":"a\"b\\c\u00e9"}"#, "a\"b\\c\u{e9}"),
             // Not the encoder's layout: the full parse answers.

@@ -16,7 +16,9 @@ import Testing
             isEnabled: { enabled },
             token: { userId in tokens.withLock { $0[userId ?? ""] } },
             rejected: { userId, token, body in
-                asked.withLock { $0.append("\(userId ?? "-") \(token ?? "-") \(String(decoding: body, as: UTF8.self))") }
+                asked.withLock {
+                    $0.append("\(userId ?? "-") \(token ?? "-") \(String(decoding: body, as: UTF8.self))")
+                }
                 return verdict
             }
         )
@@ -48,7 +50,9 @@ import Testing
         let auth = Self.authorization(tokens: tokens, verdict: .drop, asked: asked)
         let sent = SentCredentials(userId: "u1", token: "t1")
         #expect(auth.rejection(of: Self.unauthorized, sentWith: nil) == nil)
-        #expect(auth.rejection(of: .success(HTTPResponse(status: 403, headers: [:], body: Data())), sentWith: sent) == nil)
+        #expect(
+            auth.rejection(of: .success(HTTPResponse(status: 403, headers: [:], body: Data())), sentWith: sent) == nil
+        )
         #expect(auth.rejection(of: .failure(TransportError(.timeout, "t")), sentWith: sent) == nil)
         #expect(asked.value.isEmpty)
         #expect(auth.rejection(of: Self.unauthorized, sentWith: sent) == .drop)

@@ -22,13 +22,18 @@ import Testing
     .on(409, 418) { .rule($0, $1, $2) }
 
     private func classify(_ status: Int, _ body: String = "", headers: [String: String] = [:]) -> Seen {
-        self.table.classify(.success(HTTPResponse(status: status, headers: headers, body: Data(body.utf8))), now: self.now)
+        self.table.classify(
+            .success(HTTPResponse(status: status, headers: headers, body: Data(body.utf8))),
+            now: self.now
+        )
     }
 
     @Test("2xx: a JSON object is accepted, success:false is refused, anything else is retried as not Joryio")
     func twoHundreds() {
         #expect(self.classify(204, #"{"x":1}"#) == .accepted(["x": 1], nil))
-        #expect(self.classify(200, #"{"success":true}"#, headers: ["Retry-After": "3"]) == .accepted(["success": true], 3))
+        #expect(
+            self.classify(200, #"{"success":true}"#, headers: ["Retry-After": "3"]) == .accepted(["success": true], 3)
+        )
         #expect(self.classify(200, #"{"success":false,"error":"e"}"#) == .refused(.server(message: "e"), nil))
         #expect(self.classify(200, "[]") == .retry(.notJoryioResponse, nil, mayHaveApplied: false))
     }
@@ -51,7 +56,10 @@ import Testing
     @Test("a later rule for the same status replaces the earlier one")
     func override() {
         let table = self.table.on(409) { status, _, _ in .rule(status, .timeout, nil) }
-        #expect(table.classify(.success(HTTPResponse(status: 409, headers: [:], body: Data())), now: self.now) == .rule(409, .timeout, nil))
+        #expect(
+            table.classify(.success(HTTPResponse(status: 409, headers: [:], body: Data())), now: self.now)
+                == .rule(409, .timeout, nil)
+        )
         #expect(self.classify(409) == .rule(409, .http(status: 409, body: nil), nil))
     }
 }

@@ -8,7 +8,9 @@ import Testing
     @Test func firstActivityStartsASessionAndActivityWithinTheTimeoutKeepsIt() throws {
         var tracker = SessionTracker(timeout: 1800, stored: nil)
         var ids = 0
-        let next = { () -> String in ids += 1; return "s\(ids)" }
+        let next = { () -> String in
+            ids += 1; return "s\(ids)"
+        }
         let started = tracker.touch(at: self.t0, newID: next)
         let first = try #require(started)
         #expect(first.id == "s1" && first.start == self.t0 && !first.announced)
@@ -20,7 +22,10 @@ import Testing
     }
 
     @Test func aClockJumpBeforeTheSessionStartStartsANewSession() {
-        var tracker = SessionTracker(timeout: 1800, stored: Session(id: "a", start: self.t0, lastActivity: self.t0, announced: true))
+        var tracker = SessionTracker(
+            timeout: 1800,
+            stored: Session(id: "a", start: self.t0, lastActivity: self.t0, announced: true)
+        )
         #expect(tracker.touch(at: self.t0 - 10, newID: { "b" })?.id == "b")
     }
 

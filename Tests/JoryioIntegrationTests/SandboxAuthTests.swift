@@ -15,7 +15,10 @@ struct SandboxAuthTests {
             let users = Set(batch.compactMap { $0["userId"] as? String })
             #expect(users.count <= 1, "a batch never mixes users \(context)")
             if let user = users.first {
-                #expect(request.authSub == user, "request #\(request.seq) of \(user) carried \(request.authSub ?? "no token") \(context)")
+                #expect(
+                    request.authSub == user,
+                    "request #\(request.seq) of \(user) carried \(request.authSub ?? "no token") \(context)"
+                )
             }
         }
     }
@@ -129,8 +132,15 @@ struct SandboxAuthTests {
         #expect(events.filter { $0["userId"] as? String == "bob" }.count == 1)
         #expect(try await rig.sandbox.requests(path: "/api/v1/*").filter { $0.status == 401 }.isEmpty)
         try await self.expectEveryBatchCarriesItsOwnUsersToken(rig, "after a kill")
-        #expect(try await rig.sandbox.profile(userId: "alice")?.aliases == ["crm_id": "A-1"], "durable writes keep their user's token too")
+        #expect(
+            try await rig.sandbox.profile(userId: "alice")?.aliases == ["crm_id": "A-1"],
+            "durable writes keep their user's token too"
+        )
         let identifies = try await rig.sandbox.requests(path: "/api/v1/identify")
-        #expect(identifies.allSatisfy { $0.status == 200 && $0.authSub == ($0.body as? [String: Any])?["userId"] as? String })
+        #expect(
+            identifies.allSatisfy {
+                $0.status == 200 && $0.authSub == ($0.body as? [String: Any])?["userId"] as? String
+            }
+        )
     }
 }

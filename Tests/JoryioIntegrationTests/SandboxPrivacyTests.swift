@@ -62,7 +62,10 @@ struct SandboxPrivacyTests {
         #expect(!unsubscribes.isEmpty, "\(context): the unsubscribe is sent whatever the state")
         for request in unsubscribes {
             let body = request.body as? [String: Any]
-            #expect(body?["status"] as? String == "unsubscribed" && body?["userId"] as? String == "user-7", "\(context)")
+            #expect(
+                body?["status"] as? String == "unsubscribed" && body?["userId"] as? String == "user-7",
+                "\(context)"
+            )
         }
         // The opt-out record is sent when the opt-out changed, whatever the consent (OPTOUT-5).
         let records = try await sent("opt-out").compactMap { ($0.body as? [String: Any])?["optedOut"] as? Bool }
@@ -81,7 +84,10 @@ struct SandboxPrivacyTests {
                 #expect(sdk.joryio.getQueueSize() == 2, "\(context): held on the device")
                 #expect(sdk.joryio.pendingWrites.attributes == 2, "\(context): held on the device")
                 sdk.joryio.updateConsent(.granted)
-                #expect(await rig.drive(sdk) { (try? await rig.sandbox.events().count) == 2 }, "\(context): released on grant")
+                #expect(
+                    await rig.drive(sdk) { (try? await rig.sandbox.events().count) == 2 },
+                    "\(context): released on grant"
+                )
                 await rig.settle(sdk)
             }
             #expect(try await rig.sandbox.events().count == 2, "\(context)")

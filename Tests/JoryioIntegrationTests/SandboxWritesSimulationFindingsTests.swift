@@ -29,7 +29,10 @@ struct SandboxWritesSimulationFindingsTests {
         await rig.settle(second)
         let profile = try #require(try await rig.sandbox.profile(userId: "kept-user"))
         #expect(profile.attributes["level"] as? Int == 2)
-        #expect(try await rig.sandbox.profile(anonymousId: anonymousId)?.userId == "kept-user", "the kept identify joined the anonymous history")
+        #expect(
+            try await rig.sandbox.profile(anonymousId: anonymousId)?.userId == "kept-user",
+            "the kept identify joined the anonymous history"
+        )
     }
 
     @Test("An unsubscribe waiting offline survives a sign-up made while pending that a denial then drops")
@@ -54,7 +57,10 @@ struct SandboxWritesSimulationFindingsTests {
         sdk.joryio.updateConsent(.denied)  // drops the held sign-up (DURABLE-12)
         await rig.settle(sdk)
         let profile = try #require(try await rig.sandbox.profile(userId: "dana"))
-        #expect(profile.subscriptions == ["email": "unsubscribed"], "the withdrawal was made and must be delivered (SUB-6)")
+        #expect(
+            profile.subscriptions == ["email": "unsubscribed"],
+            "the withdrawal was made and must be delivered (SUB-6)"
+        )
     }
 
     @Test("A subscription change made anonymously offline reaches the person after identify (DURABLE-5)")
@@ -109,7 +115,10 @@ struct SandboxWritesSimulationFindingsTests {
         #expect(score.doubleValue == 2.0, "0.5 + 1.5")
     }
 
-    @Test("A user id kept while opted out is identified on grant, also across a launch while pending (IDENT-5)", arguments: [false, true])
+    @Test(
+        "A user id kept while opted out is identified on grant, also across a launch while pending (IDENT-5)",
+        arguments: [false, true]
+    )
     func keptIdentifyAcrossPendingLaunch(restart: Bool) async throws {
         let rig = try await SandboxRig()
         defer { rig.tearDown() }
@@ -137,7 +146,9 @@ struct SandboxWritesSimulationFindingsTests {
         #expect(linked == "gil", "the same calls with a restart in between")
     }
 
-    @Test("After a launch while pending, a user switch before the grant joins the anonymous id to the new user (IDENT-5)")
+    @Test(
+        "After a launch while pending, a user switch before the grant joins the anonymous id to the new user (IDENT-5)"
+    )
     func keptIdentifyThenSwitchAcrossPendingLaunch() async throws {
         let rig = try await SandboxRig()
         defer { rig.tearDown() }

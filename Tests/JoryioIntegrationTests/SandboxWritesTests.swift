@@ -91,7 +91,10 @@ struct SandboxWritesTests {
         #expect(profile.aliases == ["loyalty_id": "L-12345"])
         #expect(profile.subscriptions == ["email": "subscribed"])
         #expect(profile.groups == ["email": ["list_abc123"]])
-        #expect(try await rig.sandbox.profile(anonymousId: second.joryio.getAnonymousId())?.userId == "user-9", "the anonymous history joined the user")
+        #expect(
+            try await rig.sandbox.profile(anonymousId: second.joryio.getAnonymousId())?.userId == "user-9",
+            "the anonymous history joined the user"
+        )
     }
 
     @Test("A user switch without reset sends the first user's pending writes with the first user's ids")

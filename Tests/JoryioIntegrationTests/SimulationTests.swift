@@ -911,7 +911,8 @@ final class Simulation {
     var statistics: String {
         self.server.state.withLock { state in
             let reasons = state.unauthorized.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-            return "auth \(self.authMode), \(self.launches) launches (\(self.preInitLaunches) with pre-init calls), \(state.requests) event requests, \(state.stored.count) stored, "
+            return
+                "auth \(self.authMode), \(self.launches) launches (\(self.preInitLaunches) with pre-init calls), \(state.requests) event requests, \(state.stored.count) stored, "
                 + "401: [\(reasons.joined(separator: ", "))], handler calls \(state.handlerCalls), "
                 + "departed users' events dropped \(state.authDropped.subtracting(state.stored).count), "
                 + "writes \(Dictionary(state.writes.map { ($0, 1) }, uniquingKeysWith: +).sorted { $0.key < $1.key })"

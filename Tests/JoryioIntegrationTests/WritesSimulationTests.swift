@@ -54,7 +54,10 @@ struct WritesSimulationTests {
 
     static let steps = ProcessInfo.processInfo.environment["JORYIO_WRITES_SIM_STEPS"].flatMap(Int.init) ?? 80
 
-    @Test("Random writes, privacy calls, faults and restarts: the server's profiles equal the model's", arguments: Self.seeds)
+    @Test(
+        "Random writes, privacy calls, faults and restarts: the server's profiles equal the model's",
+        arguments: Self.seeds
+    )
     func simulate(seed: UInt64) async {
         let simulation = WritesSimulation(seed: seed, backend: InProcessWritesBackend(seed: seed))
         defer { simulation.tearDown() }
@@ -153,7 +156,8 @@ final class WritesSimulation {
     private func randomStep() async throws {
         let kind = self.rng.pick([
             (10, Kind.setOne), (6, .setMany), (7, .increment), (4, .unset), (5, .alias), (10, .subscription),
-            (5, .identify), (2, .reset), (1, .wipe), (2, .optOut), (3, .optIn), (4, .consent), (2, .restart), (2, .crash),
+            (5, .identify), (2, .reset), (1, .wipe), (2, .optOut), (3, .optIn), (4, .consent), (2, .restart),
+            (2, .crash),
             (8, .fault), (5, .advance), (2, .foreground), (4, .network),
         ])
         switch kind {
@@ -180,7 +184,9 @@ final class WritesSimulation {
             self.collect(kinds.sorted { "\($0)" < "\($1)" })
         case .increment:
             let key = self.randomKey()
-            let delta = self.rng.pick([(5, Double(self.rng.int(1...5))), (2, -2), (3, self.rng.pick([(1, 0.5), (1, 0.25), (1, 1.5)]))])
+            let delta = self.rng.pick([
+                (5, Double(self.rng.int(1...5))), (2, -2), (3, self.rng.pick([(1, 0.5), (1, 0.25), (1, 1.5)])),
+            ])
             self.note("step \(self.step): incrementAttribute(\(key), by: \(delta))")
             self.call { $0.incrementAttribute(key, by: delta) }
             self.collect([.increment(key, delta)])
@@ -256,7 +262,9 @@ final class WritesSimulation {
         case .fault:
             try await self.addFault()
         case .advance:
-            let seconds = self.rng.pick([(3, self.rng.double(0.01...2)), (2, self.rng.double(2...60)), (1, self.rng.double(60...900))])
+            let seconds = self.rng.pick([
+                (3, self.rng.double(0.01...2)), (2, self.rng.double(2...60)), (1, self.rng.double(60...900)),
+            ])
             self.note("step \(self.step): advance \(String(format: "%.3f", seconds)) s")
             _ = self.backend.time.advance(by: seconds)
             self.backend.time.runUntilIdle()
@@ -276,7 +284,9 @@ final class WritesSimulation {
     private func subscriptionStep() async throws {
         // Subscriptions need a profile (404 otherwise): only for an identified user whose profile
         // the sandbox already has, so the write resolves there whatever the timing.
-        if let userId = self.userId, self.allowed, self.rng.chance(0.9), try await self.backend.profile(userId: userId) == nil {
+        if let userId = self.userId, self.allowed, self.rng.chance(0.9),
+            try await self.backend.profile(userId: userId) == nil
+        {
             try await self.settleSendable(before: "a subscription call")  // the identify creates the profile
         }
         guard let userId = self.userId, try await self.backend.profile(userId: userId) != nil else {
@@ -308,7 +318,9 @@ final class WritesSimulation {
     private func identifyStep() async throws {
         // While pending, not over held anonymous durable writes: they would go out at grant time with
         // the user id of that moment (DURABLE-5), before the held identify creates that profile.
-        if self.consent == .pending, self.model.writes.contains(where: { $0.held && !$0.kind.isAttribute && $0.userId == nil }) {
+        if self.consent == .pending,
+            self.model.writes.contains(where: { $0.held && !$0.kind.isAttribute && $0.userId == nil })
+        {
             self.note("step \(self.step): (no identify over held anonymous writes while consent is pending)")
             return
         }
@@ -323,7 +335,9 @@ final class WritesSimulation {
         if user != self.userId {
             try await self.settleSendable(before: "identify(\(user))")
         }
-        self.note("step \(self.step): identify(\(user))\(self.userId.map { $0 == user ? " (same user)" : " (switch from \($0))" } ?? "")")
+        self.note(
+            "step \(self.step): identify(\(user))\(self.userId.map { $0 == user ? " (same user)" : " (switch from \($0))" } ?? "")"
+        )
         self.call { $0.identify(user) }
         guard user != self.userId else { return }
         self.userId = user
@@ -389,7 +403,9 @@ final class WritesSimulation {
 
     private func record(_ kind: ModelWrite.Kind, held: Bool = false) {
         self.seq += 1
-        self.model.add(ModelWrite(seq: self.seq, kind: kind, userId: self.userId, anonymousId: self.anonymousId, held: held))
+        self.model.add(
+            ModelWrite(seq: self.seq, kind: kind, userId: self.userId, anonymousId: self.anonymousId, held: held)
+        )
     }
 
     private func applyOptIn() {
@@ -435,7 +451,9 @@ final class WritesSimulation {
             self.applyConsent(.granted)
         }
         if self.sdk.joryio.getAnonymousId() != self.anonymousId || self.sdk.joryio.getUserId() != self.userId {
-            self.note("  identity after launch: \(self.sdk.joryio.getIdentity()) (model: \(self.userId ?? "-"), \(self.anonymousId))")
+            self.note(
+                "  identity after launch: \(self.sdk.joryio.getIdentity()) (model: \(self.userId ?? "-"), \(self.anonymousId))"
+            )
         }
     }
 
@@ -457,7 +475,8 @@ final class WritesSimulation {
             throw SimulationFailure(
                 message: "before \(call): writes did not settle: pendingWrites \(self.sdk.joryio.pendingWrites), "
                     + "in flight \(self.sdk.inFlight), next timer \(self.backend.time.nextDueDate.map { "\($0.timeIntervalSince(self.backend.time.now())) s" } ?? "none")"
-                    + "\nlast SDK logs:\n" + self.sdk.logs.records.suffix(25).map { "  \($0.level) \($0.message)" }.joined(separator: "\n")
+                    + "\nlast SDK logs:\n"
+                    + self.sdk.logs.records.suffix(25).map { "  \($0.level) \($0.message)" }.joined(separator: "\n")
             )
         }
     }
@@ -520,7 +539,9 @@ final class WritesSimulation {
         }
         if ProcessInfo.processInfo.environment["JORYIO_WRITES_SIM_VERBOSE"] != nil {
             print(self.trace.joined(separator: "\n"))
-            for (key, profile) in expected.sorted(by: { $0.key < $1.key }) { print("expected \(key): \(Self.describe(profile))") }
+            for (key, profile) in expected.sorted(by: { $0.key < $1.key }) {
+                print("expected \(key): \(Self.describe(profile))")
+            }
         }
         guard problems.isEmpty else {
             let writes = self.model.writes.suffix(40).map { "  \($0)" }.joined(separator: "\n")
@@ -533,8 +554,11 @@ final class WritesSimulation {
     }
 
     private static func describe(_ profile: ModelProfile) -> String {
-        let attributes = profile.attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        return "anon \(profile.anonymousIds.sorted()) attrs [\(attributes)] aliases \(profile.aliases.sorted { $0.key < $1.key }) "
+        let attributes = profile.attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
+            separator: " "
+        )
+        return
+            "anon \(profile.anonymousIds.sorted()) attrs [\(attributes)] aliases \(profile.aliases.sorted { $0.key < $1.key }) "
             + "subs \(profile.subscriptions.sorted { $0.key < $1.key }) groups \(profile.groups.sorted { $0.key < $1.key })"
     }
 

@@ -70,11 +70,13 @@ private final class ScoreFeature: EngineFeature {
     private func sdk(_ transport: RecordingTransport) -> (TestSDK, Locked<ScoreFeature?>) {
         let made = Locked<ScoreFeature?>(nil)
         let catalog = FeatureCatalog.analytics.adding { _ in
-            [FeatureRegistration { context in
-                let feature = ScoreFeature(context: context)
-                made.withLock { $0 = feature }
-                return feature
-            }]
+            [
+                FeatureRegistration { context in
+                    let feature = ScoreFeature(context: context)
+                    made.withLock { $0 = feature }
+                    return feature
+                }
+            ]
         }
         return (TestSDK(transport: transport, features: catalog), made)
     }
@@ -135,6 +137,9 @@ private final class ScoreFeature: EngineFeature {
         sdk.start()
         sdk.joryio.setAttribute("plan", value: "pro")
         sdk.scheduler.runUntilIdle()
-        #expect(transport.requests.contains { $0.url.path.hasSuffix("/v1/attributes") }, "attributes live behind the seam")
+        #expect(
+            transport.requests.contains { $0.url.path.hasSuffix("/v1/attributes") },
+            "attributes live behind the seam"
+        )
     }
 }

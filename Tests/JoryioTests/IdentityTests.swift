@@ -77,13 +77,18 @@ import Testing
             #expect(relaunched.joryio.getSessionId() == session)
 
             // Placement (STORE-1, STORE-3, STORE-5): the user id is not in the settings file.
-            let settings = try String(contentsOf: directory.appendingPathComponent("joryio-settings.json"), encoding: .utf8)
+            let settings = try String(
+                contentsOf: directory.appendingPathComponent("joryio-settings.json"),
+                encoding: .utf8
+            )
             let keys = try #require(JSONValue.parse(Data(settings.utf8))?["values"]?.objectValue?.keys)
             #expect(keys.allSatisfy { $0.hasPrefix("jry_") || $0.hasPrefix("joryio_") })
             #expect(keys.contains("jry_anonymous_id") && keys.contains("jry_session") && keys.contains("jry_device_id"))
             #expect(!settings.contains("user-42"))
             #expect(!keys.contains("jry_user_id"))
-            let secureFiles = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("secure").path)
+            let secureFiles = try FileManager.default.contentsOfDirectory(
+                atPath: directory.appendingPathComponent("secure").path
+            )
             #expect(secureFiles.contains { $0.contains("jry_user_id") })
         }
     }
@@ -149,7 +154,9 @@ import Testing
         sdk.joryio.flush()
         sdk.scheduler.runUntilIdle()
         let events = transport.requests.flatMap(\.events)
-        #expect(events.compactMap { $0["event"]?.stringValue } == ["Session Start", "one", "two", "Session Start", "three"])
+        #expect(
+            events.compactMap { $0["event"]?.stringValue } == ["Session Start", "one", "two", "Session Start", "three"]
+        )
         let start = try #require(events.first)
         #expect(start["properties"]?["$device_id"] == start["deviceId"])
         #expect(start["properties"]?["$platform"] == "linux")

@@ -22,7 +22,11 @@ import Testing
         #expect(transport.requests.count == 1, "the buffered flush() sends at once")
         let events = try #require(transport.requests.first).events
         #expect(events.map { $0["event"] } == ["a", "Screen Viewed", "c"])
-        #expect(events.map { $0["timestamp"] } == ["2026-01-01T00:00:00.000Z", "2026-01-01T00:00:01.000Z", "2026-01-01T00:00:01.000Z"])
+        #expect(
+            events.map { $0["timestamp"] } == [
+                "2026-01-01T00:00:00.000Z", "2026-01-01T00:00:01.000Z", "2026-01-01T00:00:01.000Z",
+            ]
+        )
         #expect(sdk.messages(atLeast: .warning).isEmpty)
     }
 
@@ -74,7 +78,12 @@ import Testing
         self.expectRejected(sdkKey: TestSDK.sdkKey, apiHost: host, reason: "apiHost")
     }
 
-    private func expectRejected(sdkKey: String, apiHost: String, reason: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectRejected(
+        sdkKey: String,
+        apiHost: String,
+        reason: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let transport = RecordingTransport()
         let sdk = TestSDK(transport: transport)
         sdk.joryio.track("waiting")

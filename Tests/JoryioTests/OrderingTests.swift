@@ -90,13 +90,18 @@ import Testing
             second.joryio.flush()
             second.advance(to: 60)
             let paths = transport.requests.map(\.url.path)
-            #expect(!paths.contains { $0.hasSuffix("/v1/attributes") }, "stored attribute writes were wiped before any send: \(paths)")
+            #expect(
+                !paths.contains { $0.hasSuffix("/v1/attributes") },
+                "stored attribute writes were wiped before any send: \(paths)"
+            )
             #expect(!paths.contains { $0.hasSuffix("/v1/alias") || $0.hasSuffix("/v1/identify") }, "\(paths)")
             #expect(second.joryio.getUserId() == nil)
         }
     }
 
-    @Test("two tokens set before initialize() for two users: each user's events carry their own token (AUTH-6, AUTH-11)")
+    @Test(
+        "two tokens set before initialize() for two users: each user's events carry their own token (AUTH-6, AUTH-11)"
+    )
     func preInitTokensForTwoUsers() {
         let transport = RecordingTransport()
         let sdk = TestSDK(transport: transport)
@@ -116,7 +121,10 @@ import Testing
         #expect(batches.map(self.bearer) == [tokenA, tokenB])
     }
 
-    @Test("lastTransportError becomes nil after a successful attribute or durable-write request (BATCH-16)", arguments: [false, true])
+    @Test(
+        "lastTransportError becomes nil after a successful attribute or durable-write request (BATCH-16)",
+        arguments: [false, true]
+    )
     func lastErrorClearedByWrites(durable: Bool) {
         let transport = RecordingTransport(outcome: .failure(TransportError(.cannotConnect, "offline")))
         let sdk = TestSDK(transport: transport)
@@ -187,7 +195,10 @@ import Testing
             next.joryio.flush()
             next.scheduler.runUntilIdle()
             #expect(transport.requests.eventNames.isEmpty)
-            #expect(transport.requests.contains { $0.url.path.hasSuffix("/v1/opt-out") }, "the opt-out record goes out (OPTOUT-5)")
+            #expect(
+                transport.requests.contains { $0.url.path.hasSuffix("/v1/opt-out") },
+                "the opt-out record goes out (OPTOUT-5)"
+            )
 
             let third = TestSDK(transport: RecordingTransport(), storage: .sqlite(directory: directory))
             third.start()

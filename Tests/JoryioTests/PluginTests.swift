@@ -34,7 +34,8 @@ import Testing
         }
     }
 
-    private func run(_ plugins: [any JoryioEventPlugin], track: (Joryio) -> Void) -> (events: [JSONValue], sdk: TestSDK) {
+    private func run(_ plugins: [any JoryioEventPlugin], track: (Joryio) -> Void) -> (events: [JSONValue], sdk: TestSDK)
+    {
         let transport = RecordingTransport()
         let sdk = TestSDK(transport: transport)
         for plugin in plugins {

@@ -80,7 +80,11 @@ import Testing
     @Test("a full database: track keeps events in memory, logs one error, stores and sends them once space is back")
     func fullDisk() throws {
         try withTemporaryDirectory { directory in
-            let database = try SQLiteDatabase(fileURL: directory.appendingPathComponent("q.sqlite"), clock: ManualClock(), logger: .disabled)
+            let database = try SQLiteDatabase(
+                fileURL: directory.appendingPathComponent("q.sqlite"),
+                clock: ManualClock(),
+                logger: .disabled
+            )
             defer { database.close() }
             let store = SQLiteQueueStore(database: database, queue: "events", capacity: 1000)
             let transport = RecordingTransport()

@@ -19,7 +19,8 @@ import Testing
 
     @Test(
         "400/413/422: halves are resent down to the poison event, which alone is dropped",
-        arguments: [400, 413, 422], [0, 3, 7, 9]
+        arguments: [400, 413, 422],
+        [0, 3, 7, 9]
     )
     func split(status: Int, poisonIndex: Int) {
         let transport = self.poisonServer(status)
@@ -77,7 +78,11 @@ import Testing
         sdk.advance(to: 0.999)
         #expect(transport.requests.count == 2)
         sdk.advance(to: 1)
-        #expect(transport.requests.map(\.eventNames) == [eventNames(10), eventNames(5), eventNames(5), eventNames(5, from: 5)])
+        #expect(
+            transport.requests.map(\.eventNames) == [
+                eventNames(10), eventNames(5), eventNames(5), eventNames(5, from: 5),
+            ]
+        )
         #expect(sdk.joryio.getQueueSize() == 0)
         #expect(transport.issues.isEmpty)
     }

@@ -203,7 +203,10 @@ import Testing
         (.failure(TransportError(.connectionLost, "reset")), .network("TransportError(connectionLost): reset")),
     ]
 
-    @Test("429, 5xx, timeouts and connection errors keep everything and set lastTransportError", arguments: Self.failures)
+    @Test(
+        "429, 5xx, timeouts and connection errors keep everything and set lastTransportError",
+        arguments: Self.failures
+    )
     func keepOnFailure(outcome: Result<HTTPResponse, TransportError>, expected: JoryioTransportError) {
         let transport = StubTransport([outcome, .success(.ok)])
         let sdk = TestSDK(transport: transport)

@@ -37,7 +37,11 @@ import Testing
     }
 
     /// Expects the event to be sent unchanged, with no warning.
-    private func expectAccepted(_ name: String, properties: [String: Any]? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectAccepted(
+        _ name: String,
+        properties: [String: Any]? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let result = self.send(name, properties: properties)
         #expect(result.events.count == 1, sourceLocation: sourceLocation)
         #expect(result.events.first?["event"]?.stringValue == name, sourceLocation: sourceLocation)
@@ -69,7 +73,11 @@ import Testing
         self.expectDropped("Big", properties: ["p": String(repeating: "x", count: 51_201 - 8)], reason: "51201 bytes")
         // Multi-byte characters count in UTF-8 bytes, escapes as written: 25,596 "é" are 51,192 bytes.
         self.expectAccepted("Big", properties: ["p": String(repeating: "é", count: 25_596)])
-        self.expectDropped("Big", properties: ["p": String(repeating: "é", count: 25_596) + "\n"], reason: "51202 bytes")
+        self.expectDropped(
+            "Big",
+            properties: ["p": String(repeating: "é", count: 25_596) + "\n"],
+            reason: "51202 bytes"
+        )
     }
 
     @Test("200 top-level keys pass, 201 are dropped")
@@ -91,7 +99,10 @@ import Testing
 
     @Test("non-finite numbers are dropped with one warning each; the rest of the event is sent")
     func nonFinite() throws {
-        let result = self.send("Numbers", properties: ["price": 9.5, "nan": Double.nan, "nested": ["inf": Double.infinity, "ok": 1 as Int]])
+        let result = self.send(
+            "Numbers",
+            properties: ["price": 9.5, "nan": Double.nan, "nested": ["inf": Double.infinity, "ok": 1 as Int]]
+        )
         let event = try #require(result.events.first)
         #expect(event["properties"] == ["price": 9.5, "nested": ["ok": 1]])
         #expect(result.logs.count == 2)

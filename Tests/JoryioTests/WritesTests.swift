@@ -20,7 +20,9 @@ import Testing
         let sdk = TestSDK(transport: transport)
         sdk.start()
         let date = Date(timeIntervalSince1970: 1_700_000_000.25)
-        sdk.joryio.setAttributes(["plan": "pro", "nickname": nil, "gone": NSNull(), "since": date, "bad": Double.nan, "": 1])
+        sdk.joryio.setAttributes([
+            "plan": "pro", "nickname": nil, "gone": NSNull(), "since": date, "bad": Double.nan, "": 1,
+        ])
         sdk.joryio.setAttribute("tracking_opted_out", value: true)
         sdk.joryio.incrementAttribute("visits")
         sdk.joryio.incrementAttribute("spent", by: 99.5)
@@ -29,11 +31,18 @@ import Testing
         sdk.scheduler.runUntilIdle()
         sdk.advance(to: 5)
 
-        let byKey = Dictionary(self.operations(transport).map { ($0["key"]?.stringValue ?? "", $0) }) { _, last in last }
+        let byKey = Dictionary(self.operations(transport).map { ($0["key"]?.stringValue ?? "", $0) }) { _, last in last
+        }
         #expect(byKey["plan"]?["op"] == "set" && byKey["plan"]?["value"] == "pro")
-        #expect(byKey["nickname"]?["op"] == "unset" && byKey["gone"]?["op"] == "unset", "nil and NSNull remove (ATTR-1)")
+        #expect(
+            byKey["nickname"]?["op"] == "unset" && byKey["gone"]?["op"] == "unset",
+            "nil and NSNull remove (ATTR-1)"
+        )
         #expect(byKey["since"]?["value"] == "2023-11-14T22:13:20.250Z")
-        #expect(byKey["visits"]?["op"] == "increment" && byKey["visits"]?["by"] == 1, "default step 1, an integer delta")
+        #expect(
+            byKey["visits"]?["op"] == "increment" && byKey["visits"]?["by"] == 1,
+            "default step 1, an integer delta"
+        )
         #expect(byKey["spent"]?["by"] == .double(99.5))
         #expect(Set(byKey.keys) == ["plan", "nickname", "gone", "since", "visits", "spent"])
         let warnings = sdk.messages(at: .warning)
@@ -86,7 +95,10 @@ import Testing
         sdk.advance(to: 60)
 
         #expect(transport.requests.map { $0.url.lastPathComponent } == ["opt-out", "subscriptions", "subscriptions"])
-        #expect(transport.requests.first?.json?["userId"] == nil, "the opt-out record was made (and sent) before identify")
+        #expect(
+            transport.requests.first?.json?["userId"] == nil,
+            "the opt-out record was made (and sent) before identify"
+        )
         for request in self.requests(transport, "subscriptions") {
             #expect(request.json?["userId"] == "user-1", "withdrawals carry the id kept during opt-out (IDENT-5)")
         }
@@ -110,7 +122,10 @@ import Testing
         sdk.joryio.setSubscription(channel: "email", status: "unsubscribed")
         sdk.scheduler.runUntilIdle()
         sdk.advance(to: 60)
-        #expect(transport.requests.map { $0.url.lastPathComponent } == ["subscriptions"], "only the withdrawal leaves (GAP-63)")
+        #expect(
+            transport.requests.map { $0.url.lastPathComponent } == ["subscriptions"],
+            "only the withdrawal leaves (GAP-63)"
+        )
         #expect(sdk.joryio.pendingWrites == (1, 2), "the attribute, identify and alias are held (ATTR-19)")
 
         sdk.joryio.updateConsent(.denied)
@@ -151,7 +166,10 @@ import Testing
             first.start(config: JoryioConfig(userId: "config-user"))
             let second = TestSDK(transport: transport, storage: .sqlite(directory: directory))
             second.start(config: JoryioConfig(userId: "config-user"))
-            #expect(self.requests(transport, "identify").map { $0.json?["userId"] } == ["config-user"], "once, not every launch (GAP-22)")
+            #expect(
+                self.requests(transport, "identify").map { $0.json?["userId"] } == ["config-user"],
+                "once, not every launch (GAP-22)"
+            )
         }
     }
 

@@ -91,7 +91,9 @@ struct SandboxServerTests {
         #expect(try await send(token) == (200, nil))
         #expect(try await send(nil) == (401, "missing"))
         #expect(try await send(try await sandbox.mintToken(sub: "u2")) == (401, "sub_mismatch"))
-        #expect(try await send(try await sandbox.mintToken(sub: "u1", expiresIn: 60, secret: "other")) == (401, "invalid"))
+        #expect(
+            try await send(try await sandbox.mintToken(sub: "u1", expiresIn: 60, secret: "other")) == (401, "invalid")
+        )
         #expect(try await send(try await sandbox.mintToken(sub: "u1", exp: now)) == (401, "expired"))
         #expect(try await send(try await sandbox.mintToken(sub: "u1", expiresIn: 1)) == (200, nil))
         try await sandbox.configureAuth(now: now.addingTimeInterval(3600))
@@ -129,7 +131,8 @@ struct SandboxServerTests {
     @Test("the blocking init and control methods, for synchronous callers, work off the test's threads")
     func blockingForm() async throws {
         // On a thread of its own, so the blocking calls never hold a Swift-concurrency thread.
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Int, SandboxError>, Never>) in
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<Int, SandboxError>, Never>) in
             Thread.detachNewThread {
                 continuation.resume(
                     returning: Result { () throws(SandboxError) -> Int in

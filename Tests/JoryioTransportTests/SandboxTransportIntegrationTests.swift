@@ -89,7 +89,8 @@ struct SandboxTransportIntegrationTests {
         defer { sandbox.stop() }
         let transport = kind.make()
         defer { transport.close() }
-        try await sandbox.addFault(path: "/api/v1/events", delayMs: 2000)  // past the 1.5 s bound below, so never what decides
+        // Past the 1.5 s bound below, so never what decides.
+        try await sandbox.addFault(path: "/api/v1/events", delayMs: 2000)
 
         let start = ContinuousClock.now
         let (result, completedAt) = await timedExchange(

@@ -293,4 +293,3 @@ extension HTTPRequest {
         return (object?["batch"] as? [[String: Any]] ?? []).compactMap { $0["messageId"] as? String }
     }
 }
-

@@ -80,7 +80,9 @@ struct ModelWrite: CustomStringConvertible {
     /// Made while consent was pending and not released yet (CONSENT-3).
     var held: Bool
 
-    var description: String { "#\(self.seq) \(self.kind) (\(self.userId ?? "-"), \(self.anonymousId))\(self.held ? " held" : "")" }
+    var description: String {
+        "#\(self.seq) \(self.kind) (\(self.userId ?? "-"), \(self.anonymousId))\(self.held ? " held" : "")"
+    }
 }
 
 /// A profile as the model expects it.
@@ -126,7 +128,9 @@ struct ModelProfile: Equatable {
     }
 
     /// The profile's key in ``WritesModel/expectedProfiles()``.
-    var key: String { self.userId.map { "user \($0)" } ?? "anonymous \(self.anonymousIds.sorted().joined(separator: ","))" }
+    var key: String {
+        self.userId.map { "user \($0)" } ?? "anonymous \(self.anonymousIds.sorted().joined(separator: ","))"
+    }
 }
 
 /// The sandbox's profile rules applied to the writes that must arrive.

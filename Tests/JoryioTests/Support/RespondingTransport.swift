@@ -15,7 +15,8 @@ final class RespondingTransport: Transport {
     private let respond: Locked<@Sendable (HTTPRequest) -> Result<HTTPResponse, TransportError>>
 
     /// Creates the transport; `respond` may be replaced later with ``answer(with:)``.
-    init(_ respond: @escaping @Sendable (HTTPRequest) -> Result<HTTPResponse, TransportError> = { _ in .success(.ok) }) {
+    init(_ respond: @escaping @Sendable (HTTPRequest) -> Result<HTTPResponse, TransportError> = { _ in .success(.ok) })
+    {
         self.respond = Locked(respond)
     }
 

@@ -38,10 +38,11 @@ struct TestSDK {
         self.logs = InMemoryLogSink()
         self.identifiers = identifiers
         let settings = SettingsCache()
-        let directory: URL? = switch storage {
-        case .sqlite(let directory), .files(let directory): directory
-        default: nil
-        }
+        let directory: URL? =
+            switch storage {
+            case .sqlite(let directory), .files(let directory): directory
+            default: nil
+            }
         let environment = JoryioEnvironment(
             scheduler: scheduler,
             clock: scheduler,
@@ -49,7 +50,13 @@ struct TestSDK {
             jitter: DeterministicJitter(value: jitter),
             makeTransport: { _ in transport },
             openStores: openStores ?? { config, sdkKey, logger in
-                JoryioEnvironment.openStores(config: config, sdkKey: sdkKey, clock: scheduler, logger: logger, settings: settings)
+                JoryioEnvironment.openStores(
+                    config: config,
+                    sdkKey: sdkKey,
+                    clock: scheduler,
+                    logger: logger,
+                    settings: settings
+                )
             },
             gzip: { try? Gzip.compress($0) },
             userAgent: "joryio-swift/test (Linux)",
@@ -154,7 +161,11 @@ extension [HTTPRequest] {
 extension HTTPResponse {
     /// A JSON response.
     static func json(_ status: Int, _ body: String, headers: [String: String] = [:]) -> HTTPResponse {
-        HTTPResponse(status: status, headers: headers.merging(["Content-Type": "application/json"]) { a, _ in a }, body: Data(body.utf8))
+        HTTPResponse(
+            status: status,
+            headers: headers.merging(["Content-Type": "application/json"]) { a, _ in a },
+            body: Data(body.utf8)
+        )
     }
 
     /// `200 {"success":true}`.
