@@ -102,11 +102,7 @@ public final class Joryio: Sendable {
                 }
                 engine.start(preInit: restored + entries, sequence: sequence)
             }
-            LifecycleObserver.observe(
-                engine: engine,
-                scheduler: self.environment.scheduler,
-                clock: self.environment.clock
-            )
+            LifecycleObserver.observe(self)
         }
     }
 

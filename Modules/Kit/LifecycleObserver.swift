@@ -6,21 +6,22 @@ import UIKit
 /// Sends queued events when the app moves to the background (BATCH: flush on background), and
 /// retries unconfirmed writes when it returns (ATTR-8).
 enum LifecycleObserver {
-    static func observe(engine: JoryioEngine, scheduler: any Scheduler, clock: any Clock) {
+    /// Forwards the app's lifecycle to `joryio`'s public calls, so they run in call order with
+    /// every other call and the getters' snapshot follows.
+    static func observe(_ joryio: Joryio) {
         _ = NotificationCenter.default.addObserver(
             forName: UIApplication.didEnterBackgroundNotification,
             object: nil,
             queue: nil
-        ) { _ in
-            scheduler.enqueue { engine.enteredBackground() }
+        ) { [weak joryio] _ in
+            joryio?.applicationDidEnterBackground()
         }
         _ = NotificationCenter.default.addObserver(
             forName: UIApplication.willEnterForegroundNotification,
             object: nil,
             queue: nil
-        ) { _ in
-            let now = clock.now()
-            scheduler.enqueue { engine.enteredForeground(at: now) }
+        ) { [weak joryio] _ in
+            joryio?.applicationWillEnterForeground()
         }
     }
 }
@@ -28,6 +29,6 @@ enum LifecycleObserver {
 /// On Linux there is no app lifecycle to observe: tools call `applicationDidEnterBackground()` or
 /// `flush()` before they exit.
 enum LifecycleObserver {
-    static func observe(engine: JoryioEngine, scheduler: any Scheduler, clock: any Clock) {}
+    static func observe(_ joryio: Joryio) {}
 }
 #endif
