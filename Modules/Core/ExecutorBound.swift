@@ -11,26 +11,34 @@
 /// state.value.count += 1                          // asserts in debug builds: not on the executor
 /// ```
 package final class ExecutorBound<Value>: @unchecked Sendable {
-    // Confined: `confined` is read and written only by jobs of `executor`, a serial scheduler that
-    // runs one job at a time (asserted in debug builds on every access).
-    private var confined: Value
+    // Confined: `storage` is read and written only by jobs of `executor`, a serial scheduler that
+    // runs one job at a time (asserted in debug builds on every access). The value lives behind a
+    // pointer this box owns, so an access costs no dynamic exclusivity check: the executor already
+    // guarantees what that check would.
+    private let storage: UnsafeMutablePointer<Value>
     private let executor: any Scheduler
 
     /// Wraps `value`, owned from now on by `executor`.
     package init(_ value: Value, on executor: any Scheduler) {
-        self.confined = value
+        self.storage = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+        self.storage.initialize(to: value)
         self.executor = executor
+    }
+
+    deinit {
+        self.storage.deinitialize(count: 1)
+        self.storage.deallocate()
     }
 
     /// The value; read and written on the executor only.
     package var value: Value {
         _read {
             self.checkConfinement()
-            yield self.confined
+            yield self.storage.pointee
         }
         _modify {
             self.checkConfinement()
-            yield &self.confined
+            yield &self.storage.pointee
         }
     }
 
@@ -38,7 +46,7 @@ package final class ExecutorBound<Value>: @unchecked Sendable {
     @discardableResult
     package func withValue<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         self.checkConfinement()
-        return try body(&self.confined)
+        return try body(&self.storage.pointee)
     }
 
     private func checkConfinement() {

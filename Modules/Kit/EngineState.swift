@@ -37,6 +37,8 @@ struct EngineState {
     /// The event store's count as last read (after a commit, a delivery or a purge), so publishing
     /// after every call never queries the store.
     var storedCount = 0
+    /// What getters were last given, so a call that changed nothing they read publishes nothing.
+    var published: JoryioSnapshot?
     /// Whether the start job ran (pre-init entries applied, sending released).
     var started = false
 }

@@ -48,7 +48,8 @@ extension Joryio {
                 self.remember(.decision(decision), &state)
                 return
             }
-            let sequence = self.board.reserve(.privacy(decision))
+            let sequence = Self.nextSequence(&state)
+            self.board.show(.privacy(decision), until: sequence)
             self.environment.scheduler.enqueue { engine.run(sequence) { $0.handle(decision) } }
         }
     }

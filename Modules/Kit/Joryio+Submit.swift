@@ -11,15 +11,19 @@ extension Joryio {
     ///   - kind: What the consent gate checks for this call; before `initialize()` a call the
     ///     decisions made so far drop is dropped at once (INIT-8). `nil`: never dropped.
     ///   - change: What getters show until the engine has run the call.
+    ///   - publishes: Whether the engine republishes the getters' snapshot after the call (`track`
+    ///     publishes where it changes something: a new session, a group commit).
     func submit(
         _ kind: CallKind? = nil,
         showing change: OptimisticChange? = nil,
+        publishes: Bool = true,
         _ call: @escaping @Sendable (JoryioEngine) -> Void
     ) {
         self.state.withLock { state in
             if let engine = state.engine {
-                let sequence = self.board.reserve(change)
-                self.environment.scheduler.enqueue { engine.run(sequence, call) }
+                let sequence = Self.nextSequence(&state)
+                if let change { self.board.show(change, until: sequence) }
+                self.environment.scheduler.enqueue { engine.run(sequence, publishes: publishes, call) }
                 return
             }
             let entry = PreInitEntry.call(kind, call)
@@ -36,6 +40,12 @@ extension Joryio {
             }
             state.preInit.append(entry)
         }
+    }
+
+    /// The next sequence number, taken under the facade's lock so numbers follow call order.
+    static func nextSequence(_ state: inout State) -> UInt64 {
+        state.sequence += 1
+        return state.sequence
     }
 
     /// Keeps a decision, token or handler until `initialize()`, or runs it. Returns whether the

@@ -20,6 +20,8 @@ public final class Joryio: Sendable {
         var droppedBeforeInit = 0
         /// Calls dropped before `initialize()` because collection was not allowed when they were made.
         var gatedBeforeInit = 0
+        /// The last sequence number a call took (``SnapshotBoard``), in call order.
+        var sequence: UInt64 = 0
         /// Whether the stored pre-init decisions of a launch that never initialized were read.
         var restoredDecisions = false
         /// The platform's settings store, opened on first use before `initialize()`.
@@ -90,7 +92,7 @@ public final class Joryio: Sendable {
             state.engine = engine
             let dropped = state.droppedBeforeInit
             let gated = state.gatedBeforeInit
-            let sequence = self.board.reserve(nil)
+            let sequence = Self.nextSequence(&state)
             self.environment.scheduler.enqueue {
                 if dropped > 0 {
                     engine.log.warning(
@@ -137,7 +139,7 @@ public final class Joryio: Sendable {
     public func track(_ name: String, properties: [String: Any]? = nil) {
         let timestamp = self.environment.clock.now()
         let conversion = properties.map(JSONValue.convert) ?? JSONValue.Conversion(value: [:], dropped: [])
-        self.submit(.event) { $0.track(name: name, conversion: conversion, timestamp: timestamp) }
+        self.submit(.event, publishes: false) { $0.track(name: name, conversion: conversion, timestamp: timestamp) }
     }
 
     /// Records a `Screen Viewed` event with `screen_name` set to `name`, merged with `properties`.
@@ -145,7 +147,9 @@ public final class Joryio: Sendable {
     public func trackScreen(_ name: String, properties: [String: Any]? = nil) {
         let timestamp = self.environment.clock.now()
         let conversion = properties.map(JSONValue.convert) ?? JSONValue.Conversion(value: [:], dropped: [])
-        self.submit(.event) { $0.trackScreen(name: name, conversion: conversion, timestamp: timestamp) }
+        self.submit(.event, publishes: false) {
+            $0.trackScreen(name: name, conversion: conversion, timestamp: timestamp)
+        }
     }
 
     /// Adds a plugin that sees every later event before it is stored, after those added before it.

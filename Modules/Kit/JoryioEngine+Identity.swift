@@ -80,6 +80,7 @@ extension JoryioEngine {
         if started != nil {
             self.persistSession()
             self.announceSessionIfAllowed()
+            self.publish()
         }
         return self.state.value.sessions.current?.id
     }

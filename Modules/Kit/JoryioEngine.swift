@@ -148,7 +148,9 @@ package final class JoryioEngine: Sendable {
             }
         }
         self.state.value.started = true
+        // Getters see the launch's state before the first request is built.
         self.refreshStoredCount()
+        self.publish()
         let privacy = self.state.value.privacy.state
         self.features.each { $0.privacyChanged(.applied(privacy)) }
         if self.queuedCount() > 0 {
@@ -159,25 +161,40 @@ package final class JoryioEngine: Sendable {
     }
 
     /// Runs a submitted call, then publishes the state through its sequence number.
-    func run(_ sequence: UInt64, _ call: (JoryioEngine) -> Void) {
+    ///
+    /// A call that `publishes` nothing (`track`: what it changes for getters, a new session or the
+    /// queue size, is published where it happens) skips the snapshot; it carries no optimistic
+    /// change, and every earlier call's change was retired by that call's own run.
+    func run(_ sequence: UInt64, publishes: Bool = true, _ call: (JoryioEngine) -> Void) {
         call(self)
-        self.publish(through: sequence)
+        if publishes { self.publish(through: sequence) }
     }
 
     // MARK: - Publishing
 
     /// Writes the snapshot getters read: the engine is its only writer.
     func publish(through sequence: UInt64? = nil) {
-        let state = self.state.value
-        var snapshot = JoryioSnapshot()
-        snapshot.apiEndpoint = self.apiEndpoint
-        snapshot.queueSize = state.storedCount + state.pending.payloads.count
-        snapshot.lastTransportError = state.lastTransportError
-        snapshot.userId = state.identity.userId
-        snapshot.anonymousId = state.identity.anonymousId
-        snapshot.session = state.sessions.current.map { ($0.id, $0.start) }
-        snapshot.privacy = state.privacy
-        self.board.publish(snapshot, through: sequence)
+        let changed = self.state.withValue { state -> JoryioSnapshot? in
+            let snapshot = JoryioSnapshot(
+                // Events count once their group commit stored them, or when a full disk keeps them
+                // in memory instead; a track does not republish the snapshot by itself.
+                queueSize: state.storedCount + (state.pending.failing ? state.pending.payloads.count : 0),
+                lastTransportError: state.lastTransportError,
+                apiEndpoint: self.apiEndpoint,
+                userId: state.identity.userId,
+                anonymousId: state.identity.anonymousId,
+                session: state.sessions.current.map { ($0.id, $0.start) },
+                privacy: state.privacy
+            )
+            if let published = state.published, published.isSame(as: snapshot) { return nil }
+            state.published = snapshot
+            return snapshot
+        }
+        if let changed {
+            self.board.publish(changed, through: sequence)
+        } else if let sequence {
+            self.board.retire(through: sequence)
+        }
     }
 
     // MARK: - Commands

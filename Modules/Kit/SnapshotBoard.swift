@@ -19,6 +19,14 @@ struct JoryioSnapshot: Sendable {
     var session: (id: String, start: Date)?
     /// Consent and opt-out.
     var privacy = PrivacyStateMachine(storedOptOut: false, storedDenial: false)
+
+    /// Whether `other` answers every getter the same.
+    func isSame(as other: JoryioSnapshot) -> Bool {
+        self.queueSize == other.queueSize && self.lastTransportError == other.lastTransportError
+            && self.apiEndpoint == other.apiEndpoint && self.userId == other.userId
+            && self.anonymousId == other.anonymousId && self.session?.id == other.session?.id
+            && self.session?.start == other.session?.start && self.privacy == other.privacy
+    }
 }
 
 /// A change a call makes, shown to getters before the engine has run it.
@@ -39,19 +47,14 @@ final class SnapshotBoard: Sendable {
     private struct Board {
         var snapshot = JoryioSnapshot()
         var overlay: [(sequence: UInt64, change: OptimisticChange)] = []
-        var nextSequence: UInt64 = 1
     }
 
     private let board = Locked(Board())
 
-    /// Takes the next sequence number for a call, with its optimistic change. Callers hold the
-    /// facade's lock, so numbers follow the order calls reach the executor.
-    func reserve(_ change: OptimisticChange?) -> UInt64 {
-        self.board.withLock { board in
-            defer { board.nextSequence += 1 }
-            if let change { board.overlay.append((board.nextSequence, change)) }
-            return board.nextSequence
-        }
+    /// Shows `change` until the engine has run call `sequence`. The facade numbers calls under its
+    /// own lock, in the order they reach the executor; calls without a change never come here.
+    func show(_ change: OptimisticChange, until sequence: UInt64) {
+        self.board.withLock { $0.overlay.append((sequence, change)) }
     }
 
     /// The engine's state after it ran every call up to `sequence` (or no call: `nil`).
@@ -59,6 +62,13 @@ final class SnapshotBoard: Sendable {
         self.board.withLock { board in
             board.snapshot = snapshot
             if let sequence { board.overlay.removeAll { $0.sequence <= sequence } }
+        }
+    }
+
+    /// Retires the changes of calls up to `sequence` when the engine's state did not change.
+    func retire(through sequence: UInt64) {
+        self.board.withLock { board in
+            if !board.overlay.isEmpty { board.overlay.removeAll { $0.sequence <= sequence } }
         }
     }
 
