@@ -13,16 +13,7 @@ extension Joryio {
     /// user before `identify` or `reset()` is kept for them. Supplying a token turns the
     /// `Authorization` header on, with or without `JoryioConfig.enableSdkAuthentication`.
     public func setSdkAuthenticationToken(_ token: String) {
-        let applied = self.state.withLock { state -> Bool in
-            guard state.engine != nil else {
-                self.remember(.authToken(token), &state)
-                return false
-            }
-            return true
-        }
-        if applied {
-            self.submit { $0.setAuthToken(token) }
-        }
+        self.rememberOrSubmit(.authToken(token)) { $0.setAuthToken(token) }
     }
 
     /// Sets the handler the SDK calls when the server rejects the current user's token (AUTH-4,
@@ -39,15 +30,6 @@ extension Joryio {
     }
 
     private func applyAuthHandler(_ handler: AuthErrorHandler?) {
-        let applied = self.state.withLock { state -> Bool in
-            guard state.engine != nil else {
-                self.remember(.authHandler(handler), &state)
-                return false
-            }
-            return true
-        }
-        if applied {
-            self.submit { $0.setAuthHandler(handler) }
-        }
+        self.rememberOrSubmit(.authHandler(handler)) { $0.setAuthHandler(handler) }
     }
 }

@@ -42,14 +42,27 @@ extension Joryio {
         }
     }
 
+    /// Before `initialize()`, keeps `entry` in the pre-init list; afterwards runs `call` in order.
+    func rememberOrSubmit(_ entry: PreInitEntry, _ call: @escaping @Sendable (JoryioEngine) -> Void) {
+        self.state.withLock { state in
+            if let engine = state.engine {
+                let sequence = Self.nextSequence(&state)
+                self.environment.scheduler.enqueue { engine.run(sequence, call) }
+            } else {
+                self.remember(entry, &state)
+            }
+        }
+    }
+
     /// The next sequence number, taken under the facade's lock so numbers follow call order.
     static func nextSequence(_ state: inout State) -> UInt64 {
         state.sequence += 1
         return state.sequence
     }
 
-    /// Keeps a decision, token or handler until `initialize()`, or runs it. Returns whether the
-    /// engine exists (the caller then submits it itself).
+    /// Keeps a decision, token, handler or plugin until `initialize()` (the caller holds the
+    /// facade's lock and has checked that no engine exists). A decision also drops the waiting
+    /// calls it deletes, and is stored so a launch killed before `initialize()` keeps it.
     func remember(_ entry: PreInitEntry, _ state: inout State) {
         if let decision = entry.decision {
             state.preInit.append(entry)

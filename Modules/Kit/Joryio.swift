@@ -154,7 +154,7 @@ public final class Joryio: Sendable {
 
     /// Adds a plugin that sees every later event before it is stored, after those added before it.
     public func add(plugin: any JoryioEventPlugin) {
-        self.submit { $0.add(plugin: plugin) }
+        self.rememberOrSubmit(.plugin(plugin)) { $0.add(plugin: plugin) }
     }
 
     // MARK: - Platform

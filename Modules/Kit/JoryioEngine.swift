@@ -144,6 +144,7 @@ package final class JoryioEngine: Sendable {
             case .decision: break  // applied above, first (INIT-10)
             case .authToken(let token): self.setAuthToken(token)
             case .authHandler(let handler): self.setAuthHandler(handler)
+            case .plugin(let plugin): self.add(plugin: plugin)
             case .call(_, let call): call(self)
             }
         }

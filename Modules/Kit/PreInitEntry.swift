@@ -15,6 +15,9 @@ package enum PreInitEntry: Sendable {
     case authToken(String)
     /// `setSdkAuthenticationErrorHandler(_:)` or its clearing (`nil`).
     case authHandler(AuthErrorHandler?)
+    /// `add(plugin:)`: never pushed out by the 1,000-call bound, so a scrubbing plugin cannot be
+    /// lost to a burst of calls; it sees the events tracked after it, as after `initialize()`.
+    case plugin(any JoryioEventPlugin)
     /// A call that collects or sends; `kind` is what the consent gate checks, `nil` for calls it
     /// never drops (`reset`, `flush`, plugins, foreground, background).
     case call(CallKind?, @Sendable (JoryioEngine) -> Void)

@@ -206,3 +206,31 @@ import Testing
         }
     }
 }
+
+/// A plugin added before `initialize()` is a remembered entry, not a call (INIT-6's bound).
+@Suite struct PreInitPluginTests {
+    private struct Scrub: JoryioEventPlugin {
+        func process(_ event: JoryioEvent) -> JoryioEvent? {
+            var event = event
+            event.properties["email"] = nil
+            event.properties["scrubbed"] = .bool(true)
+            return event
+        }
+    }
+
+    @Test("1,000 calls after add(plugin:) before initialize() cannot push the plugin out")
+    func pluginSurvivesTheBound() {
+        let transport = RecordingTransport()
+        let sdk = TestSDK(transport: transport)
+        sdk.joryio.add(plugin: Scrub())
+        for name in eventNames(1_000) {
+            sdk.joryio.track(name, properties: ["email": "a@example.com"])
+        }
+        sdk.start(config: JoryioConfig(batchSize: 500))
+        sdk.joryio.flush()
+        sdk.scheduler.runUntilIdle()
+        let events = transport.requests.flatMap(\.events)
+        #expect(events.count == 1_000)
+        #expect(events.allSatisfy { $0["properties"]?["scrubbed"] == .bool(true) && $0["properties"]?["email"] == nil })
+    }
+}
