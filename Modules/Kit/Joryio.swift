@@ -164,4 +164,10 @@ public final class Joryio: Sendable {
     public func applicationDidEnterBackground() {
         self.submit { $0.enteredBackground() }
     }
+
+    /// The process is about to end (UIKit's `willTerminate`): pending events are stored and every
+    /// feature hears it. Not public: apps never call it; the lifecycle observer (and tests) do.
+    package func applicationWillTerminate() {
+        self.submit { $0.willTerminate() }
+    }
 }

@@ -212,6 +212,12 @@ package final class JoryioEngine: Sendable {
         self.features.each { $0.lifecycle(.background) }
     }
 
+    /// The process is about to end: store what is pending, then every feature hears it.
+    func willTerminate() {
+        self.commit()
+        self.features.each { $0.lifecycle(.terminate) }
+    }
+
     /// The app returned to the foreground: the session rules (WIPE-4), then every feature (ATTR-8).
     package func enteredForeground(at now: Date) {
         if self.state.value.privacy.state.gate(.sessionStart) != .drop {

@@ -3,8 +3,8 @@ import JoryioCore
 #if canImport(UIKit) && !os(watchOS)
 import UIKit
 
-/// Sends queued events when the app moves to the background (BATCH: flush on background), and
-/// retries unconfirmed writes when it returns (ATTR-8).
+/// Sends queued events when the app moves to the background (BATCH: flush on background), retries
+/// unconfirmed writes when it returns (ATTR-8), and stores pending events when it terminates.
 enum LifecycleObserver {
     /// Forwards the app's lifecycle to `joryio`'s public calls, so they run in call order with
     /// every other call and the getters' snapshot follows.
@@ -22,6 +22,13 @@ enum LifecycleObserver {
             queue: nil
         ) { [weak joryio] _ in
             joryio?.applicationWillEnterForeground()
+        }
+        _ = NotificationCenter.default.addObserver(
+            forName: UIApplication.willTerminateNotification,
+            object: nil,
+            queue: nil
+        ) { [weak joryio] _ in
+            joryio?.applicationWillTerminate()
         }
     }
 }

@@ -107,6 +107,10 @@ private final class ScoreFeature: EngineFeature {
             ]
         )
 
+        sdk.joryio.applicationWillTerminate()
+        sdk.scheduler.runUntilIdle()
+        #expect(feature.heard.value.last == "terminate")
+
         let score = transport.requests.filter { $0.url.path.hasSuffix("/v1/score") }
         #expect(score.count == 1)
         #expect(score.first?.json?["level"] == .int(1))
