@@ -109,9 +109,16 @@ package struct APIReference: Sendable, Equatable {
             .sorted { ($0.path.isEmpty ? 1 : 0, $0.path) < ($1.path.isEmpty ? 1 : 0, $1.path) }
     }
 
-    /// The member names of one type, such as every name in the `Joryio` table of module `Joryio`.
-    package func memberNames(ofType path: String, inModule module: String) -> Set<String> {
-        let table = self.modules.first { $0.name == module }?.tables.first { $0.path == path }
-        return Set(table?.rows.map(\.name) ?? [])
+    /// The member names of one type, such as every name in the `Joryio` table of module
+    /// `JoryioKit`; with no module, the type's members in every module (its declaration in one,
+    /// extensions in others: `Joryio.shared` lives in each product's top module).
+    package func memberNames(ofType path: String, inModule module: String? = nil) -> Set<String> {
+        var names = Set<String>()
+        for candidate in self.modules where module == nil || candidate.name == module {
+            for table in candidate.tables where table.path == path {
+                names.formUnion(table.rows.map(\.name))
+            }
+        }
+        return names
     }
 }

@@ -15,8 +15,10 @@ package struct SpecCoverage: Sendable, Equatable {
     /// The type the selectors were looked up on.
     package var type: String
 
-    /// Compares the selectors of the spec's `#### 2.2.x` tables with the members of `type` in `module`.
-    package init(spec: String, reference: APIReference, module: String = "Joryio", type: String = "Joryio") {
+    /// Compares the selectors of the spec's `#### 2.2.x` tables with the members of `type` in
+    /// `module`, or in every module when `module` is `nil` (the facade's class is declared in
+    /// `JoryioKit` and extended by the products' modules).
+    package init(spec: String, reference: APIReference, module: String? = nil, type: String = "Joryio") {
         let members = reference.memberNames(ofType: type, inModule: module)
         self.type = type
         self.entries = Self.selectors(inSpec: spec, typePrefix: type + ".").map {
