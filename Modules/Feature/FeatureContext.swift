@@ -100,7 +100,10 @@ package struct FeatureStores: Sendable {
 
 /// How the composition root adds a feature: made once per SDK instance with the engine's context.
 package struct FeatureRegistration: Sendable {
-    /// Makes the feature. Runs on the engine's executor, before any hook.
+    /// Makes the feature, once per instance, on the thread that calls `initialize()` and before
+    /// the executor runs anything: an initializer keeps the context but calls none of its closures
+    /// (they read engine state, which only the executor may touch); ``EngineFeature/start()`` is
+    /// the first hook, on the executor.
     package var make: @Sendable (FeatureContext) -> any EngineFeature
 
     /// A registration that makes its feature with `make`.

@@ -49,8 +49,4 @@ extension Joryio {
         return (session.id, session.start, max(0, self.environment.clock.now().timeIntervalSince(session.start)))
     }
 
-    /// Logs a warning through the engine's logger, in order with the other calls.
-    private func warn(_ message: String) {
-        self.submit { $0.log.warning(message) }
-    }
 }

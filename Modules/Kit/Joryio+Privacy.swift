@@ -55,14 +55,15 @@ extension Joryio {
     }
 
     private func privacyState() -> PrivacyState {
-        let engineExists = self.state.withLock { $0.engine != nil }
-        if engineExists {
-            return self.board.current.privacy.state
-        }
-        return self.state.withLock { state in
+        // One lock section: `initialize()` cannot take the pre-init list between the two reads.
+        self.state.withLock { state in
+            if state.engine != nil {
+                return self.board.current.privacy.state
+            }
             var machine = self.storedPrivacy(&state)
             _ = machine.start(configOptOut: false, configConsent: nil, preInit: state.preInit.compactMap(\.decision))
             return machine.state
         }
     }
+
 }

@@ -26,19 +26,36 @@ extension Joryio {
                 self.environment.scheduler.enqueue { engine.run(sequence, publishes: publishes, call) }
                 return
             }
-            let entry = PreInitEntry.call(kind, call)
+            let entry = PreInitEntry.call(kind, change, call)
             if entry.isDropped(by: self.preInitGate(&state)) {
                 state.gatedBeforeInit += 1
                 return
             }
-            let calls = state.preInit.lazy.filter { if case .call = $0 { true } else { false } }.count
-            if calls >= Self.preInitCapacity,
-                let oldest = state.preInit.firstIndex(where: { if case .call = $0 { true } else { false } })
-            {
+            let calls = state.preInit.lazy.filter(\.isCall).count
+            if calls >= Self.preInitCapacity, let oldest = state.preInit.firstIndex(where: \.isCall) {
                 state.preInit.remove(at: oldest)
                 state.droppedBeforeInit += 1
             }
             state.preInit.append(entry)
+        }
+    }
+
+    /// Logs a warning about a call's input through the engine, in order with the calls; before
+    /// `initialize()` it waits in the pre-init list, at most ``preInitLogCapacity`` of them.
+    func warn(_ message: String) {
+        self.state.withLock { state in
+            if let engine = state.engine {
+                let sequence = Self.nextSequence(&state)
+                self.environment.scheduler.enqueue {
+                    engine.run(sequence, publishes: false) { $0.log.warning(message) }
+                }
+            } else if state.preInit.lazy.filter({ if case .log = $0 { true } else { false } }).count
+                < Self.preInitLogCapacity
+            {
+                state.preInit.append(.log(message))
+            } else {
+                state.droppedLogsBeforeInit += 1
+            }
         }
     }
 
@@ -92,15 +109,13 @@ extension Joryio {
         return { privacy.gate($0) }
     }
 
-    /// The pre-init list, removed from storage, for the engine's start job. The settings store is
-    /// not opened just for this: decisions a killed launch stored are read by the engine from the
-    /// stores the configuration names (`JoryioEngine.restoredDecisions`).
-    func takePreInit(_ state: inout State) -> [PreInitEntry] {
-        if case .some(.some(let store)) = state.defaultKeyValue {
-            store.save(nil, forKey: StoreKey.preInitDecisions, logger: .disabled)
-        }
+    /// The pre-init list for the engine's start job, with the decisions a launch killed before
+    /// `initialize()` stored first (read from the platform's settings store, where they were
+    /// written), and how to forget those once the start job has applied them.
+    func takePreInit(_ state: inout State) -> (entries: [PreInitEntry], forgetStored: @Sendable () -> Void) {
+        let store = self.defaultKeyValue(&state)
         defer { state.preInit = [] }
-        return state.preInit
+        return (state.preInit, { store?.save(nil, forKey: StoreKey.preInitDecisions, logger: .disabled) })
     }
 
     /// What was stored on the device (STORE-2), before any decision.

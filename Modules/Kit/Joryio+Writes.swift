@@ -38,7 +38,7 @@ extension Joryio {
     public func addAlias(_ label: String, name: String) {
         let timestamp = self.environment.clock.now()
         if let problem = WriteValidator.aliasProblem(label: label, name: name) {
-            self.submit { $0.log.warning("addAlias: \(problem); nothing sent") }
+            self.warn("addAlias: \(problem); nothing sent")
             return
         }
         self.submit(.alias) { $0.addAlias(label: label, name: name, timestamp: timestamp) }
@@ -50,7 +50,7 @@ extension Joryio {
     public func setSubscription(channel: String, status: String) {
         let timestamp = self.environment.clock.now()
         if let problem = WriteValidator.subscriptionProblem(channel: channel, status: status) {
-            self.submit { $0.log.warning("setSubscription: \(problem); nothing sent") }
+            self.warn("setSubscription: \(problem); nothing sent")
             return
         }
         let kind = DurableWrite.Kind.subscription(channel: channel, status: status)
@@ -77,7 +77,7 @@ extension Joryio {
     private func submitGroup(_ groupId: String, channel: String, join: Bool, call: String) {
         let timestamp = self.environment.clock.now()
         if let problem = WriteValidator.subscriptionProblem(channel: channel, groupId: groupId) {
-            self.submit { $0.log.warning("\(call): \(problem); nothing sent") }
+            self.warn("\(call): \(problem); nothing sent")
             return
         }
         let kind = DurableWrite.Kind.subscriptionGroup(channel: channel, groupId: groupId, join: join)
@@ -86,14 +86,12 @@ extension Joryio {
 
     private func submitAttributes(_ checked: WriteValidator.Checked) {
         let timestamp = self.environment.clock.now()
-        let changes = checked.changes
-        let warnings = checked.warnings
-        let operations = changes.map { (key: $0.key, operation: $0.change.operation) }
-        self.submit(operations.isEmpty ? nil : .attribute) { engine in
-            for warning in warnings {
-                engine.log.warning(warning)
-            }
-            guard !operations.isEmpty else { return }
+        for warning in checked.warnings {
+            self.warn(warning)
+        }
+        let operations = checked.changes.map { (key: $0.key, operation: $0.change.operation) }
+        guard !operations.isEmpty else { return }
+        self.submit(.attribute) { engine in
             guard let attributes = engine.features.first(AttributesFeature.self) else {
                 engine.log.error("attributes are not available in this build; \(operations.count) changes dropped")
                 return

@@ -1,4 +1,4 @@
-internal import Foundation
+package import Foundation
 internal import JoryioConsent
 internal import JoryioCore
 public import JoryioDelivery
@@ -20,6 +20,8 @@ public final class Joryio: Sendable {
         var droppedBeforeInit = 0
         /// Calls dropped before `initialize()` because collection was not allowed when they were made.
         var gatedBeforeInit = 0
+        /// Input warnings dropped before `initialize()` beyond ``preInitLogCapacity``.
+        var droppedLogsBeforeInit = 0
         /// The last sequence number a call took (``SnapshotBoard``), in call order.
         var sequence: UInt64 = 0
         /// Whether the stored pre-init decisions of a launch that never initialized were read.
@@ -30,6 +32,8 @@ public final class Joryio: Sendable {
 
     /// Calls that collect or send, kept until `initialize()` (INIT-6).
     package static let preInitCapacity = 1000
+    /// Input warnings kept until `initialize()`, apart from the calls.
+    package static let preInitLogCapacity = 100
 
     let environment: JoryioEnvironment
     /// The features this instance runs, chosen by the product that made it.
@@ -71,7 +75,7 @@ public final class Joryio: Sendable {
             for adjustment in adjustments {
                 logger.warning("config: \(adjustment)")
             }
-            let entries = self.takePreInit(&state)
+            let (entries, forgetStored) = self.takePreInit(&state)
             let setup = FeatureSetup(
                 config: clamped,
                 sdkKey: sdkKey,
@@ -88,21 +92,30 @@ public final class Joryio: Sendable {
                 board: self.board,
                 decisions: entries.compactMap(\.decision)
             )
-            let restored = engine.restoredDecisions.map(PreInitEntry.decision)
             state.engine = engine
             let dropped = state.droppedBeforeInit
+            let droppedLogs = state.droppedLogsBeforeInit
             let gated = state.gatedBeforeInit
             let sequence = Self.nextSequence(&state)
+            // Until the start job ran, getters show what the waiting entries will change.
+            for change in entries.compactMap(\.change) {
+                self.board.show(change, until: sequence)
+            }
             self.environment.scheduler.enqueue {
                 if dropped > 0 {
                     engine.log.warning(
                         "\(dropped) calls made before initialize() were dropped (at most \(Self.preInitCapacity) are kept)"
                     )
                 }
+                if droppedLogs > 0 {
+                    engine.log.warning(
+                        "\(droppedLogs) more warnings about calls made before initialize() were not kept"
+                    )
+                }
                 if gated > 0 {
                     engine.log.debug("\(gated) calls made before initialize() were dropped: collection was not allowed")
                 }
-                engine.start(preInit: restored + entries, sequence: sequence)
+                engine.start(preInit: entries, sequence: sequence, forgetStoredDecisions: forgetStored)
             }
             LifecycleObserver.observe(self)
         }
@@ -167,7 +180,18 @@ public final class Joryio: Sendable {
 
     /// The process is about to end (UIKit's `willTerminate`): pending events are stored and every
     /// feature hears it. Not public: apps never call it; the lifecycle observer (and tests) do.
-    package func applicationWillTerminate() {
-        self.submit { $0.willTerminate() }
+    ///
+    /// - Parameter timeout: How long to wait for the engine to have done it (the process ends soon
+    ///   after `willTerminate` returns); `0` does not wait. Never waits on the engine's own queue.
+    package func applicationWillTerminate(waitingAtMost timeout: TimeInterval = 0) {
+        let done = DispatchSemaphore(value: 0)
+        self.submit { engine in
+            engine.willTerminate()
+            done.signal()
+        }
+        guard timeout > 0, !self.environment.scheduler.isRunningJob,
+            self.state.withLock({ $0.engine != nil })
+        else { return }
+        _ = done.wait(timeout: .now() + timeout)
     }
 }

@@ -20,8 +20,6 @@ package final class JoryioEngine: Sendable {
     let state: ExecutorBound<EngineState>
     /// Consent and opt-out as stored on the device before this launch decided anything.
     let storedPrivacy: PrivacyStateMachine
-    /// Decisions a launch made before `initialize()` and stored, but was killed before applying.
-    let restoredDecisions: [PrivacyDecision]
     /// Where getters read; written only here.
     let board: SnapshotBoard
     /// The features, in registration order; made once at init, their hooks run on the executor.
@@ -60,13 +58,10 @@ package final class JoryioEngine: Sendable {
         let identity = identityMachine.state
         var privacy = Self.loadPrivacy(from: stores.keyValue)
         self.storedPrivacy = privacy
-        let restored = Joryio.decode(stores.keyValue.string(forKey: StoreKey.preInitDecisions))
-        if !restored.isEmpty { stores.keyValue.save(nil, forKey: StoreKey.preInitDecisions, logger: logger) }
-        self.restoredDecisions = restored
         let startActions = privacy.start(
             configOptOut: config.optOut,
             configConsent: config.trackingConsent,
-            preInit: restored + decisions
+            preInit: decisions
         )
         self.state = ExecutorBound(
             EngineState(
@@ -111,20 +106,25 @@ package final class JoryioEngine: Sendable {
     /// launches left (held), the launch's privacy decisions run (a pre-init opt-out, denial or
     /// wipe deletes before anything is sent, INIT-10), the identify owed at start, Session Start,
     /// then the pre-init entries in the order they were made; only then is sending released.
-    func start(preInit entries: [PreInitEntry], sequence: UInt64) {
+    ///
+    /// Every feature holds its requests until the end (the durable channel its withdrawals too), so
+    /// nothing leaves before the pre-init tokens are applied in their place among the calls.
+    /// `forgetStoredDecisions` runs once the decisions' effects are stored in their own right.
+    func start(preInit entries: [PreInitEntry], sequence: UInt64, forgetStoredDecisions: @Sendable () -> Void = {}) {
         let config = self.config
         let configToken = config.sdkAuthenticationToken.flatMap { $0.isEmpty ? nil : $0 }
         let launchToken = entries.reduce(configToken) { token, entry in
             if case .authToken(let value) = entry { value } else { token }
         }
         self.state.value.launchToken = launchToken
-        if let configToken { self.setAuthToken(configToken) }
         self.features.each { $0.start() }
+        if let configToken { self.setAuthToken(configToken) }
         let actions = self.state.withValue { state -> [PrivacyStateMachine.Action] in
             defer { state.startActions = [] }
             return state.startActions
         }
         self.perform(actions)
+        forgetStoredDecisions()
         self.identity(.start(identifyGate: self.identifyGate), at: self.environment.clock.now())
         self.announceSessionIfAllowed()
         let kept = PreInitReplay.kept(
@@ -145,10 +145,15 @@ package final class JoryioEngine: Sendable {
             case .authToken(let token): self.setAuthToken(token)
             case .authHandler(let handler): self.setAuthHandler(handler)
             case .plugin(let plugin): self.add(plugin: plugin)
-            case .call(_, let call): call(self)
+            case .log(let message): self.logger.warning(message)
+            case .call(_, _, let call): call(self)
             }
         }
-        self.state.value.started = true
+        self.state.withValue {
+            $0.started = true
+            // Only a pre-init wipe keeps this launch's token (AUTH-6); a later one does not.
+            $0.launchToken = nil
+        }
         // Getters see the launch's state before the first request is built.
         self.refreshStoredCount()
         self.publish()

@@ -28,7 +28,7 @@ enum LifecycleObserver {
             object: nil,
             queue: nil
         ) { [weak joryio] _ in
-            joryio?.applicationWillTerminate()
+            joryio?.applicationWillTerminate(waitingAtMost: 2)
         }
     }
 }

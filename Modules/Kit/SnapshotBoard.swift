@@ -30,7 +30,7 @@ struct JoryioSnapshot: Sendable {
 }
 
 /// A change a call makes, shown to getters before the engine has run it.
-enum OptimisticChange: Sendable {
+package enum OptimisticChange: Sendable {
     case identify(String)
     case reset(anonymousId: String)
     case privacy(PrivacyDecision)

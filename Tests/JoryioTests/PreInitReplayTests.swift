@@ -7,7 +7,7 @@ import Testing
     private static let neutral = PrivacyStateMachine(storedOptOut: false, storedDenial: false)
 
     private func call(_ kind: CallKind?) -> PreInitEntry {
-        .call(kind, { _ in })
+        .call(kind, nil, { _ in })
     }
 
     private func kept(

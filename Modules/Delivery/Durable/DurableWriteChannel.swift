@@ -76,6 +76,8 @@ package final class DurableWriteChannel: Sendable {
         var entries: [Entry] = []
         /// ``load()`` has run: nothing is sent before.
         var loaded = false
+        /// ``setSendingHeld(_:)``: nothing is sent, withdrawals included (the engine is starting).
+        var sendingHeld = false
         /// The id of the write on the wire.
         var inFlight: String?
         /// Whether collection is allowed (``setCollectionAllowed(_:)``).
@@ -102,7 +104,7 @@ package final class DurableWriteChannel: Sendable {
         var gate: SendGate {
             let head = self.head
             return SendGate(
-                held: !self.loaded,
+                held: !self.loaded || self.sendingHeld,
                 awaitingToken: self.awaitingToken,
                 inFlight: self.inFlight != nil,
                 hasWork: head.map { $0.write.id != self.waitingForEvents } ?? false,
@@ -187,6 +189,14 @@ package final class DurableWriteChannel: Sendable {
     /// person opted out (only withdrawals are sent); `true` sends what was held, in order.
     package func setCollectionAllowed(_ allowed: Bool) {
         self.state.withLock { $0.collectionAllowed = allowed }
+        self.sendIfDue()
+    }
+
+    /// Holds every write, withdrawals included, while the engine starts: stored writes are loaded
+    /// and a pre-init opt-out, denial or wipe may drop or add some, but nothing leaves before the
+    /// launch's pre-init tokens are applied (INIT-17). Releasing sends what may go, in order.
+    package func setSendingHeld(_ held: Bool) {
+        self.state.withLock { $0.sendingHeld = held }
         self.sendIfDue()
     }
 

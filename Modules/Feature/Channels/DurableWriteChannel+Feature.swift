@@ -4,8 +4,10 @@ package import JoryioDelivery
 /// The durable-write channel on the seam (DURABLE): collecting writes wait until collection is
 /// allowed, withdrawals always go; opt-out, denial and wipe drop the collecting ones.
 extension DurableWriteChannel: EngineFeature {
-    /// Loads earlier launches' writes, holding collecting ones until the launch's privacy is applied.
+    /// Loads earlier launches' writes, holding every one (withdrawals too) until the launch's
+    /// pre-init entries ran and its privacy is applied.
     package func start() {
+        self.setSendingHeld(true)
         self.setCollectionAllowed(false)
         self.load()
     }
@@ -13,7 +15,9 @@ extension DurableWriteChannel: EngineFeature {
     /// Holds, releases or drops collecting writes.
     package func privacyChanged(_ change: PrivacyChange) {
         switch change {
-        case .applied(let state): self.setCollectionAllowed(state.allowsCollection)
+        case .applied(let state):
+            self.setCollectionAllowed(state.allowsCollection)
+            self.setSendingHeld(false)
         case .collectionStopped: self.discardCollected()
         case .collectionResumed: break
         }
