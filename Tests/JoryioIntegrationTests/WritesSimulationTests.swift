@@ -28,13 +28,14 @@ import Testing
 /// - an identify while pending over held anonymous durable writes (same reason, at grant time);
 /// - 400/403/409/413/422 and 402 answers, and `rejectAttributeKeys` (drops that depend on timing);
 /// - more than 9 `success: false` answers per seed (a durable write is dropped after 10).
-/// Known SDK bugs this model reports when a seed runs into them (SandboxWritesSimulationFindingsTests):
-/// a waiting withdrawal replaced by a held sign-up that a denial drops; a user id kept while opted
-/// out that a launch while pending turns into a held identify write (a denial then loses it, or a
-/// user switch before the grant lets it join the anonymous id to the previous user). Against the
-/// sandbox, seeds 125 (120 steps) and 141 (200 steps) ran into the latter; in process (80 steps), of
-/// seeds 1…300, seeds 60, 102, 141, 179, 196 and 294 end with an identify the model did not expect
-/// (an anonymous id joined to a user, or a user's profile created); the default seeds do not.
+/// An identify held while pending that `optOut()` or a denial drops is owed again for the user still
+/// on the device, like an identify made while opted out (IDENT-5, GAP-23 in docs/decisions.md): the
+/// model keeps it and expects it once collection is allowed (seeds 60, 102, 141, 179, 196 and 294 of
+/// 1…300 run into this). The SDK bugs the simulation found earlier are pinned, fixed, by
+/// SandboxWritesSimulationFindingsTests. Open: of seeds 1…2000, seeds 376, 397 and 1852 end with an
+/// anonymous id joined to another user than the model expects: identifies of users A, B, A of one
+/// anonymous id held while pending; the second A replaces the first (the identify's replacement key,
+/// GAP-32), so B's arrives first and takes the anonymous id.
 /// Fractional increments compacted into an integral delta are compared by value only
 /// (``ModelProfile/looseNumbers``).
 ///
@@ -235,7 +236,7 @@ final class WritesSimulation {
             self.call { $0.optOut() }
             self.optedOut = true
             self.record(.optOutRecord(true))
-            self.model.purgeHeld(attributesOnly: false)
+            self.stopCollection()
         case .optIn:
             self.note("step \(self.step): optIn()")
             self.call { $0.optIn() }
@@ -422,12 +423,28 @@ final class WritesSimulation {
         case .denied:
             guard self.consent != .denied else { return }
             self.consent = .denied
-            self.model.purgeHeld(attributesOnly: false)
+            self.stopCollection()
         case .granted:
             guard self.consent != .granted else { return }
             self.consent = .granted
             if !self.optedOut { self.resume() }
         }
+    }
+
+    /// Collection stopped (`optOut()`, or a denial): everything held is dropped (OPTOUT-4,
+    /// CONSENT-4), the current user's held identify included. The user id stays on the device, so
+    /// that identify is owed again, as if it had been called now: it runs once collection is allowed
+    /// (IDENT-5, OPTOUT-8; docs/decisions.md, GAP-23).
+    private func stopCollection() {
+        let identifyDropped = self.model.writes.contains { write in
+            guard write.held, case .identify = write.kind else { return false }
+            return write.userId == self.userId
+        }
+        if identifyDropped, let userId = self.userId {
+            self.keptIdentify = true
+            self.note("  the held identify of \(userId) is dropped and owed again (IDENT-5)")
+        }
+        self.model.purgeHeld(attributesOnly: false)
     }
 
     /// Collection became allowed: held writes go, and the kept identify runs (OPTOUT-8, CONSENT-4).

@@ -138,6 +138,48 @@ import Testing
         #expect(self.operations(transport).isEmpty, "a dropped attribute write is never sent later")
     }
 
+    /// What writes simulation seeds 60, 102, 141, 179, 196 and 294 run into: an identify held while
+    /// pending is dropped by an opt-out or a denial (OPTOUT-4, CONSENT-4), but the user id stays on
+    /// the device, so the identify is owed again and runs once collection is allowed (IDENT-5,
+    /// OPTOUT-8), also when a later launch's config grants consent (CONSENT-17). Decision in
+    /// docs/decisions.md (GAP-23).
+    @Test(
+        "A held identify dropped by an opt-out or a denial runs once collection is allowed",
+        arguments: [false, true],
+        [false, true]
+    )
+    func aHeldIdentifyDroppedByAStopIsOwed(optOut: Bool, restart: Bool) throws {
+        try withTemporaryDirectory { directory in
+            let transport = RecordingTransport()
+            let first = TestSDK(transport: transport, storage: .sqlite(directory: directory))
+            first.start(config: JoryioConfig(trackingConsent: .pending))
+            let anonymousId = first.joryio.getAnonymousId()
+            first.joryio.identify("user-1")  // held while pending (CONSENT-18)
+            if optOut { first.joryio.optOut() } else { first.joryio.updateConsent(.denied) }
+            first.scheduler.runUntilIdle()
+            first.advance(to: 60)
+            #expect(first.joryio.pendingWrites == (0, 0), "the held identify was dropped")
+            #expect(self.requests(transport, "identify").isEmpty)
+
+            var sdk = first
+            if restart {
+                sdk = TestSDK(transport: transport, storage: .sqlite(directory: directory))
+                if optOut { sdk.joryio.optIn() }
+                sdk.start(config: JoryioConfig(trackingConsent: .granted))  // lifts a denial (CONSENT-17)
+            } else {
+                if optOut { sdk.joryio.optIn() }  // still pending: nothing is sent yet
+                sdk.scheduler.runUntilIdle()
+                #expect(self.requests(transport, "identify").isEmpty)
+                sdk.joryio.updateConsent(.granted)
+                sdk.scheduler.runUntilIdle()
+            }
+            let identifies = self.requests(transport, "identify").map(\.json)
+            #expect(identifies.map { $0?["userId"] } == ["user-1"])
+            #expect(identifies.first??["anonymousId"]?.stringValue == anonymousId)
+            #expect(sdk.joryio.getUserId() == "user-1")
+        }
+    }
+
     @Test func resetPurgesAttributeWritesButKeepsDurableWrites() {
         let transport = RecordingTransport(outcome: .failure(TransportError(.cannotConnect, "offline")))
         let sdk = TestSDK(transport: transport)
