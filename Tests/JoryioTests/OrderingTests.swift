@@ -234,3 +234,24 @@ import Testing
         #expect(events.allSatisfy { $0["properties"]?["scrubbed"] == .bool(true) && $0["properties"]?["email"] == nil })
     }
 }
+
+/// A repeated identify keeps the place of the one already waiting (GAP-32, DURABLE-3).
+@Suite struct IdentifyOrderTests {
+    @Test("identify(a); identify(b); identify(a) while pending: a's identify goes first, once")
+    func repeatedIdentifyKeepsItsPlace() {
+        let transport = RecordingTransport()
+        let sdk = TestSDK(transport: transport)
+        sdk.start(config: JoryioConfig(trackingConsent: .pending))
+        sdk.joryio.identify("a")
+        sdk.joryio.identify("b")
+        sdk.joryio.identify("a")
+        sdk.scheduler.runUntilIdle()
+        #expect(transport.requests.isEmpty, "held while pending")
+        sdk.joryio.updateConsent(.granted)
+        sdk.scheduler.runUntilIdle()
+        let identifies = transport.requests.filter { $0.url.path.hasSuffix("/v1/identify") }
+        #expect(identifies.compactMap { $0.json?["userId"]?.stringValue } == ["a", "b"])
+        let anonymousIds = Set(identifies.compactMap { $0.json?["anonymousId"]?.stringValue })
+        #expect(anonymousIds.count == 1, "one anonymous id: the first identify decides whose history it joins")
+    }
+}

@@ -64,11 +64,16 @@ extension DurableWrite {
         package var key: String
         /// Whose writes the key is compared within.
         package var scope: Scope
+        /// A newer write with this key is dropped while an earlier one waits, instead of replacing
+        /// it at the end of the queue: the earlier one's place is what matters (identify: the first
+        /// identify of an anonymous id decides whose history it joins, GAP-32).
+        package var keepsWaiting: Bool
 
         /// Creates a replacement rule.
-        package init(key: String, scope: Scope) {
+        package init(key: String, scope: Scope, keepsWaiting: Bool = false) {
             self.key = key
             self.scope = scope
+            self.keepsWaiting = keepsWaiting
         }
     }
 

@@ -6,7 +6,7 @@ extension DurableWrite.Kind {
     package static let identify = DurableWrite.Kind(
         name: "identify",
         path: "v1/identify",
-        replacement: .init(key: "identify", scope: .personAndAnonymousId),
+        replacement: .init(key: "identify", scope: .personAndAnonymousId, keepsWaiting: true),
         isWithdrawal: false
     )
 

@@ -59,10 +59,19 @@ extension DurableWriteChannel {
     /// kept in memory for this launch.
     package func enqueue(_ write: DurableWrite) {
         let logger = self.dependencies.logger
+        let key = write.replacementKey
+        let alreadyWaiting =
+            write.kind.replacement.keepsWaiting
+            && self.state.withLock { state in
+                state.entries.contains { $0.write.id != state.inFlight && $0.write.replacementKey == key }
+            }
+        if alreadyWaiting {
+            logger.debug("the same \(write.kind.name) write already waits; it keeps its place")
+            return
+        }
         let victims = self.state.withLock { state -> (replaced: Entry?, evicted: [Entry])? in
             guard !state.entries.contains(where: { $0.write.id == write.id }) else { return nil }
             var replaced: Entry?
-            let key = write.replacementKey
             // A sign-up never replaces a waiting withdrawal: both go, in order, so an opt-out or a
             // denial that drops the sign-up still delivers the withdrawal (DURABLE-12, SUB-6).
             if let index = state.entries.firstIndex(where: {

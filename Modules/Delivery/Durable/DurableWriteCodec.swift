@@ -83,7 +83,12 @@ package enum DurableWriteCodec {
             "method": .string(kind.method),
             "path": .string(kind.path),
             "fields": .object(kind.fields),
-            "replacement": ["key": .string(kind.replacement.key), "scope": .string(kind.replacement.scope.rawValue)],
+            "replacement": kind.replacement.keepsWaiting
+                ? [
+                    "key": .string(kind.replacement.key), "scope": .string(kind.replacement.scope.rawValue),
+                    "keepsWaiting": .bool(true),
+                ]
+                : ["key": .string(kind.replacement.key), "scope": .string(kind.replacement.scope.rawValue)],
             "withdrawal": .bool(kind.isWithdrawal),
         ]
         if !kind.responseRules.isEmpty {
@@ -122,7 +127,11 @@ package enum DurableWriteCodec {
             method: method,
             path: path,
             fields: fields,
-            replacement: DurableWrite.Replacement(key: key, scope: scope),
+            replacement: DurableWrite.Replacement(
+                key: key,
+                scope: scope,
+                keepsWaiting: object["replacement"]?["keepsWaiting"]?.boolValue ?? false
+            ),
             isWithdrawal: withdrawal,
             responseRules: rules
         )
