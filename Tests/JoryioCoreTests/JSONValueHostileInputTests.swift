@@ -37,6 +37,21 @@ import Testing
         #expect(conversion.dropped.allSatisfy { $0.reason == Self.outsideYears })
     }
 
+    @Test("the wire form holds years 0000 to 9999, Date.distantPast and Date.distantFuture included")
+    func timestampRange() {
+        let first = Date(timeIntervalSince1970: -62_167_219_200)
+        let last = Date(timeIntervalSince1970: 253_402_300_799.999)
+        #expect(JSONTimestamp.string(ifRepresentable: first) == "0000-01-01T00:00:00.000Z")
+        #expect(JSONTimestamp.string(ifRepresentable: last) == "9999-12-31T23:59:59.999Z")
+        #expect(JSONTimestamp.string(ifRepresentable: first.addingTimeInterval(-0.001)) == nil)
+        #expect(JSONTimestamp.string(ifRepresentable: last.addingTimeInterval(0.001)) == nil)
+        #expect(JSONTimestamp.string(ifRepresentable: .distantPast) == "0000-12-30T00:00:00.000Z")
+        #expect(JSONTimestamp.string(ifRepresentable: .distantFuture) == "4001-01-01T00:00:00.000Z")
+        for seconds in [TimeInterval.nan, .infinity, -.infinity, 1e300, -1e300, .greatestFiniteMagnitude] {
+            #expect(JSONTimestamp.string(ifRepresentable: Date(timeIntervalSince1970: seconds)) == nil)
+        }
+    }
+
     @Test("string(from:) never traps: a date it cannot hold is written as the nearest end of the range")
     func timestampFormattingIsTotal() {
         #expect(JSONTimestamp.string(from: Date(timeIntervalSince1970: .nan)) == "1970-01-01T00:00:00.000Z")
@@ -57,11 +72,12 @@ import Testing
         arrays: Bool = false,
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
-        let limit = 64
+        let limit = JSONValue.maxConversionDepth
         // The top-level object is level 1, "deep" level 2: the first container past the limit is
         // reached after limit - 1 steps inside "deep".
         let steps = String(repeating: arrays ? "[0]" : ".k", count: limit - 1)
         let path = "deep" + steps
+        #expect(conversion.tooDeep?.path == path, sourceLocation: sourceLocation)
         #expect(conversion.dropped.map(\.path) == [path], sourceLocation: sourceLocation)
         #expect(
             conversion.dropped.first?.reason == "nested deeper than \(limit) levels",
@@ -85,5 +101,38 @@ import Testing
     func deepNestingOnLargerStacks() {
         self.expectCutAtTheLimit(self.convertOnThread(DeepNesting(levels: 10_000), stackSize: 1 << 20))
         self.expectCutAtTheLimit(self.convertOnThread(DeepNesting(levels: 100_000), stackSize: nil))
+    }
+
+    @Test("a caller's own depth limit cuts the conversion there, before looking any deeper")
+    func callerDepthLimit() {
+        let deep = DeepNesting(levels: 100_000)
+        let conversion = onThread(stackSize: 512 << 10) {
+            JSONValue.convert(["a": ["b": ["c": ["d": deep.value]]], "kept": true], maxDepth: 5)
+        }
+        #expect(conversion.tooDeep?.path == "a.b.c.d.k")
+        #expect(conversion.tooDeep?.reason == "nested deeper than 5 levels")
+        #expect(conversion.value["kept"] == true)
+        // Exactly at the limit: nothing is cut.
+        let fits = JSONValue.convert(["a": ["b": ["c": ["d": [1]]]]], maxDepth: 5)
+        #expect(fits.tooDeep == nil && fits.dropped.isEmpty)
+        #expect(JSONValue.object(fits.value).nestingDepth == 5)
+        // One value on its own is level 1 when it is a container.
+        let single = JSONValue.convert(any: ["k": ["k": ["k": 1]]], path: "attr", maxDepth: 2)
+        #expect(single.tooDeep?.path == "attr.k.k")
+        #expect(single.value == ["k": [:]])
+    }
+
+    @Test("a JSONValue passed inside the properties obeys the same depth limit and EVT-4")
+    func embeddedJSONValues() {
+        var deep: JSONValue = 1
+        for _ in 0..<10 { deep = ["k": deep] }
+        let conversion = JSONValue.convert(
+            ["deep": deep, "nan": JSONValue.double(.nan), "list": [JSONValue.double(.infinity), 2] as JSONValue],
+            maxDepth: 5
+        )
+        #expect(conversion.tooDeep?.path == "deep.k.k.k.k")
+        #expect(Set(conversion.dropped.map(\.path)) == ["deep.k.k.k.k", "nan", "list[0]"])
+        #expect(conversion.value["list"] == [2])
+        #expect(conversion.value["nan"] == nil)
     }
 }
