@@ -4,9 +4,9 @@ import JoryioCore
 import JoryioTesting
 import Testing
 
-/// Hostile property and attribute values through the public API (issue 12, defects 1 and 2): what
-/// is sent, byte for byte, and the warning that names each dropped key path. None of them may crash
-/// the caller's thread, whatever its stack.
+/// Hostile property and attribute values through the public API (issue 12, defects 1 and 2; EVT-4,
+/// EVT-5, ATTR-6): what is sent, byte for byte, and the warning that names each dropped key path.
+/// None of them may crash the caller's thread, whatever its stack.
 @Suite struct PropertyHardeningTests {
     /// The compact JSON object that follows the first `"<member>":` in `text`, or `nil`.
     private func object(named member: String, in text: String) -> String? {
