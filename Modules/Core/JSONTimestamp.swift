@@ -3,59 +3,87 @@ public import Foundation
 /// The wire form of dates: ISO 8601 in UTC with milliseconds, such as `2026-11-30T19:21:59.123Z`.
 ///
 /// Formatted by hand (no `DateFormatter`), because it runs for every event on the caller's thread.
+/// The form has four year digits, so it holds `0000-01-01T00:00:00.000Z` through
+/// `9999-12-31T23:59:59.999Z` (`Date.distantPast` and `Date.distantFuture` included).
 public enum JSONTimestamp {
-    /// `date` as `yyyy-MM-ddTHH:mm:ss.SSSZ`, truncated to the millisecond.
+    /// The first millisecond the wire form holds, since 1970: `0000-01-01T00:00:00.000Z`.
+    static let firstMillisecond: Int64 = -62_167_219_200_000
+    /// The last millisecond the wire form holds, since 1970: `9999-12-31T23:59:59.999Z`.
+    static let lastMillisecond: Int64 = 253_402_300_799_999
+
+    /// `date` as `yyyy-MM-ddTHH:mm:ss.SSSZ`, truncated to the millisecond, or `nil` when the wire
+    /// form cannot hold it (NaN, infinite, or outside years 0000…9999). Use it for dates an app
+    /// supplies.
+    public static func string(ifRepresentable date: Date) -> String? {
+        Self.milliseconds(date).map(Self.string(milliseconds:))
+    }
+
+    /// `date` as `yyyy-MM-ddTHH:mm:ss.SSSZ`, truncated to the millisecond. Never traps: a date the
+    /// wire form cannot hold is written as the nearest end of its range, and NaN as the epoch
+    /// (`1970-01-01T00:00:00.000Z`). For the SDK's own clock readings; app-supplied dates go
+    /// through ``string(ifRepresentable:)``.
     public static func string(from date: Date) -> String {
+        if let milliseconds = Self.milliseconds(date) {
+            return Self.string(milliseconds: milliseconds)
+        }
+        let seconds = date.timeIntervalSince1970
+        let clamped = seconds.isNaN ? 0 : seconds < 0 ? Self.firstMillisecond : Self.lastMillisecond
+        return Self.string(milliseconds: clamped)
+    }
+
+    /// Whole milliseconds since 1970 (truncated), or `nil` outside the range the wire form holds.
+    private static func milliseconds(_ date: Date) -> Int64? {
+        let seconds = date.timeIntervalSince1970
+        // Checked as a double first: converting NaN, an infinity or anything beyond ±2^63 to an
+        // integer traps. The bounds leave a second of slack for the rounding below.
+        guard seconds > -62_167_219_201, seconds < 253_402_300_801 else { return nil }
         // Round to the microsecond first so binary noise (-0.001 s is -1.0000000000000002 ms) does not
         // push a value into the previous millisecond.
-        let microseconds = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
+        let microseconds = Int64((seconds * 1_000_000).rounded())
         let milliseconds = Self.floorDivide(microseconds, 1000).0
+        guard milliseconds >= Self.firstMillisecond, milliseconds <= Self.lastMillisecond else { return nil }
+        return milliseconds
+    }
+
+    /// The wire form of a millisecond within the range.
+    private static func string(milliseconds: Int64) -> String {
         let (days, millisecondOfDay) = Self.floorDivide(milliseconds, 86_400_000)
         let (year, month, day) = Self.civil(fromDays: days)
         let hour = millisecondOfDay / 3_600_000
         let minute = millisecondOfDay / 60_000 % 60
         let second = millisecondOfDay / 1000 % 60
         let millisecond = millisecondOfDay % 1000
-        // Every event's timestamp passes here: write the 24 bytes in one go for years 0…9999.
-        if (0...9999).contains(year) {
-            return String(unsafeUninitializedCapacity: 24) { bytes in
-                var position = 0
-                func put(_ value: Int64, _ width: Int) {
-                    var remaining = value
-                    for offset in stride(from: width - 1, through: 0, by: -1) {
-                        bytes[position + offset] = UInt8(ascii: "0") + UInt8(remaining % 10)
-                        remaining /= 10
-                    }
-                    position += width
+        // Every event's timestamp passes here: write the 24 bytes in one go.
+        return String(unsafeUninitializedCapacity: 24) { bytes in
+            var position = 0
+            func put(_ value: Int64, _ width: Int) {
+                var remaining = value
+                for offset in stride(from: width - 1, through: 0, by: -1) {
+                    bytes[position + offset] = UInt8(ascii: "0") + UInt8(remaining % 10)
+                    remaining /= 10
                 }
-                func put(_ character: Unicode.Scalar) {
-                    bytes[position] = UInt8(ascii: character)
-                    position += 1
-                }
-                put(year, 4)
-                put("-")
-                put(month, 2)
-                put("-")
-                put(day, 2)
-                put("T")
-                put(hour, 2)
-                put(":")
-                put(minute, 2)
-                put(":")
-                put(second, 2)
-                put(".")
-                put(millisecond, 3)
-                put("Z")
-                return position
+                position += width
             }
+            func put(_ character: Unicode.Scalar) {
+                bytes[position] = UInt8(ascii: character)
+                position += 1
+            }
+            put(year, 4)
+            put("-")
+            put(month, 2)
+            put("-")
+            put(day, 2)
+            put("T")
+            put(hour, 2)
+            put(":")
+            put(minute, 2)
+            put(":")
+            put(second, 2)
+            put(".")
+            put(millisecond, 3)
+            put("Z")
+            return position
         }
-        var text = ""
-        text.reserveCapacity(24)
-        text += Self.pad(year, 4)
-        text += "-" + Self.pad(month, 2) + "-" + Self.pad(day, 2)
-        text += "T" + Self.pad(hour, 2) + ":" + Self.pad(minute, 2) + ":" + Self.pad(second, 2)
-        text += "." + Self.pad(millisecond, 3) + "Z"
-        return text
     }
 
     private static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
@@ -76,10 +104,5 @@ public enum JSONTimestamp {
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
         return (year, month, day)
-    }
-
-    private static func pad(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 }

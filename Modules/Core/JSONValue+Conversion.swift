@@ -9,6 +9,11 @@ extension JSONValue {
         /// `price` or `items[2].weight`.
         public var dropped: [DroppedValue]
 
+        /// The first value nested deeper than the conversion's depth limit, when there is one (also
+        /// in ``dropped``). The conversion never looks inside it; callers whose limit is a server rule
+        /// (EVT-5, attribute values) refuse the whole input.
+        package var tooDeep: DroppedValue?
+
         /// Creates a conversion result.
         public init(value: [String: JSONValue], dropped: [DroppedValue]) {
             self.value = value
@@ -20,7 +25,9 @@ extension JSONValue {
     public struct DroppedValue: Sendable, Equatable {
         /// Where the value was, such as `items[2].weight`.
         public var path: String
-        /// Why it was dropped: `non-finite number` or `unsupported type <TypeName>`.
+        /// Why it was dropped, such as `non-finite number`, `integer outside the signed 64-bit range`,
+        /// `date outside years 0000–9999`, `nested deeper than 64 levels` or
+        /// `unsupported type <TypeName>`.
         public var reason: String
 
         /// Creates a dropped-value record.
@@ -30,77 +37,54 @@ extension JSONValue {
         }
     }
 
-    /// Converts an app's dictionary (strings, booleans, integers, doubles, `Date`, `URL`, `NSNull`,
-    /// optionals and nested arrays and dictionaries of those).
+    /// How deeply ``convert(_:)`` and ``convert(any:path:dropped:)`` nest containers at most; deeper
+    /// ones are dropped without being looked into, so no input can exhaust the caller's stack.
+    package static let maxConversionDepth = 64
+
+    /// Converts an app's dictionary (strings, booleans, numbers, `Date`, `URL`, `NSNull`, optionals
+    /// and nested arrays and dictionaries of those).
     ///
     /// Non-finite numbers and values of other types are left out (EVT-4) and listed in
     /// ``Conversion/dropped``, so the caller can log one warning each; the rest is kept. `nil` and
-    /// `NSNull` become `null`. Dates become ISO 8601 UTC strings with milliseconds, URLs their
-    /// absolute string.
+    /// `NSNull` become `null`. Dates become ISO 8601 UTC strings with milliseconds (years 0000…9999;
+    /// others are left out), URLs their absolute string. A number is kept only when it is sent
+    /// exactly: integers within 64 bits signed, `Float` and `CGFloat` as their shortest decimal
+    /// form, `Decimal` as an integer or the double nearest to its decimal text, `NSNumber` booleans
+    /// as booleans. Containers nested more than 64 levels deep are left out without being looked
+    /// into.
     public static func convert(_ dictionary: [String: Any]) -> Conversion {
-        var dropped: [DroppedValue] = []
-        let value = Self.convertObject(dictionary, path: "", dropped: &dropped)
-        return Conversion(value: value, dropped: dropped)
+        Self.convert(dictionary, maxDepth: Self.maxConversionDepth)
+    }
+
+    /// Converts an app's dictionary, keeping containers at most `maxDepth` levels deep (the
+    /// dictionary itself is level 1); the first deeper one is ``Conversion/tooDeep``.
+    package static func convert(_ dictionary: [String: Any], maxDepth: Int) -> Conversion {
+        var converter = JSONConverter(maxDepth: maxDepth)
+        let value = converter.object(dictionary, level: 1)
+        let (dropped, tooDeep) = converter.finish()
+        var conversion = Conversion(value: value, dropped: dropped)
+        conversion.tooDeep = tooDeep
+        return conversion
     }
 
     /// Converts any supported value; `nil` when it (as a whole) was dropped, recorded in `dropped`.
     public static func convert(any value: Any, path: String = "", dropped: inout [DroppedValue]) -> JSONValue? {
-        // Fast path for the exact types apps pass most (this runs on the caller's thread for every
-        // property): comparing metatypes is free, while each failing `as?` below is a runtime cast
-        // with conformance lookups (~600 ns a value). Same results as the general path.
-        let dynamicType = type(of: value)
-        if dynamicType == String.self, let value = value as? String { return .string(value) }
-        if dynamicType == Double.self, let value = value as? Double {
-            return Self.finite(value, path: path, dropped: &dropped)
-        }
-        if dynamicType == Int.self, let value = value as? Int { return .int(Int64(value)) }
-        if dynamicType == Bool.self, let value = value as? Bool { return .bool(value) }
+        let converted = Self.convert(any: value, path: path, maxDepth: Self.maxConversionDepth)
+        dropped += converted.dropped
+        return converted.value
+    }
 
-        if let optional = value as? any OptionalConvertible {
-            guard let wrapped = optional.wrappedAny else { return .null }
-            return Self.convert(any: wrapped, path: path, dropped: &dropped)
-        }
-        // Foundation numbers first: on Linux they also cast to Bool, Int and Double.
-        if type(of: value) is NSNumber.Type, let number = value as? NSNumber {
-            return Self.convert(number: number, path: path, dropped: &dropped)
-        }
-        switch value {
-        case let value as JSONValue:
-            return value
-        case let value as String:
-            return .string(value)
-        case let value as Substring:
-            return .string(String(value))
-        case let value as Bool:
-            return .bool(value)
-        case let value as any BinaryInteger:
-            if let exact = Int64(exactly: value) { return .int(exact) }
-            return Self.finite(Double(value), path: path, dropped: &dropped)
-        case let value as Double:
-            return Self.finite(value, path: path, dropped: &dropped)
-        case let value as Float:
-            return Self.finite(Double("\(value)") ?? Double(value), path: path, dropped: &dropped)
-        case let value as Date:
-            return .string(JSONTimestamp.string(from: value))
-        case let value as URL:
-            return .string(value.absoluteString)
-        case is NSNull:
-            return .null
-        case let value as [String: Any]:
-            return .object(Self.convertObject(value, path: path, dropped: &dropped))
-        case let value as [Any]:
-            var elements: [JSONValue] = []
-            elements.reserveCapacity(value.count)
-            for (index, element) in value.enumerated() {
-                if let converted = Self.convert(any: element, path: "\(path)[\(index)]", dropped: &dropped) {
-                    elements.append(converted)
-                }
-            }
-            return .array(elements)
-        default:
-            dropped.append(DroppedValue(path: path, reason: "unsupported type \(type(of: value))"))
-            return nil
-        }
+    /// Converts one value, keeping containers at most `maxDepth` levels deep (the value itself is
+    /// level 1); `value` is `nil` when it was dropped as a whole.
+    package static func convert(
+        any value: Any,
+        path: String,
+        maxDepth: Int
+    ) -> (value: JSONValue?, dropped: [DroppedValue], tooDeep: DroppedValue?) {
+        var converter = JSONConverter(maxDepth: maxDepth)
+        let converted = converter.value(value, level: 1)
+        let (dropped, tooDeep) = converter.finish(root: path)
+        return (converted, dropped, tooDeep)
     }
 
     /// Parses JSON text (for example a server response) into a value.
@@ -108,67 +92,6 @@ extension JSONValue {
         guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
             return nil
         }
-        var dropped: [DroppedValue] = []
-        return Self.convert(any: object, dropped: &dropped)
-    }
-
-    private static func convertObject(
-        _ dictionary: [String: Any],
-        path: String,
-        dropped: inout [DroppedValue]
-    ) -> [String: JSONValue] {
-        var members: [String: JSONValue] = [:]
-        members.reserveCapacity(dictionary.count)
-        for (key, element) in dictionary {
-            let elementPath = path.isEmpty ? key : "\(path).\(key)"
-            if let converted = Self.convert(any: element, path: elementPath, dropped: &dropped) {
-                members[key] = converted
-            }
-        }
-        return members
-    }
-
-    private static func convert(number: NSNumber, path: String, dropped: inout [DroppedValue]) -> JSONValue? {
-        if Self.isBoolean(number) {
-            return .bool(number.boolValue)
-        }
-        switch String(cString: number.objCType) {
-        case "f", "d":
-            return Self.finite(number.doubleValue, path: path, dropped: &dropped)
-        case "Q", "L", "I", "S", "C":
-            let unsigned = number.uint64Value
-            if let exact = Int64(exactly: unsigned) { return .int(exact) }
-            return .double(Double(unsigned))
-        default:
-            return .int(number.int64Value)
-        }
-    }
-
-    private static func isBoolean(_ number: NSNumber) -> Bool {
-        #if canImport(Darwin)
-        return CFGetTypeID(number) == CFBooleanGetTypeID()
-        #else
-        return String(cString: number.objCType) == "c"
-        #endif
-    }
-
-    private static func finite(_ value: Double, path: String, dropped: inout [DroppedValue]) -> JSONValue? {
-        guard value.isFinite else {
-            dropped.append(DroppedValue(path: path, reason: "non-finite number"))
-            return nil
-        }
-        return .double(value)
-    }
-}
-
-/// Lets ``JSONValue/convert(any:path:dropped:)`` see through an `Optional` hidden inside `Any`.
-protocol OptionalConvertible {
-    /// The wrapped value, or `nil`.
-    var wrappedAny: Any? { get }
-}
-
-extension Optional: OptionalConvertible {
-    var wrappedAny: Any? {
-        self.map { $0 as Any }
+        return Self.convert(any: object, path: "", maxDepth: Self.maxConversionDepth).value
     }
 }

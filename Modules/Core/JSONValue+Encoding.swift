@@ -6,7 +6,8 @@ extension JSONValue {
     ///
     /// The form matches Python's `json.dumps(value, separators=(",", ":"), ensure_ascii=False)`: no
     /// whitespace, non-ASCII characters as raw UTF-8, `/` unescaped, control characters escaped, and
-    /// doubles in Python's shortest `repr` form (`1.0`, `1e-05`, `1e+16`). Object keys are sorted.
+    /// doubles in Python's shortest `repr` form (`1.0`, `1e-05`, `1e+16`). Object keys are sorted. A
+    /// non-finite double, which has no JSON form, is written as `null`.
     public func encoded() -> Data {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(64)
@@ -30,8 +31,13 @@ extension JSONValue {
             bytes.append(contentsOf: value ? Self.trueBytes : Self.falseBytes)
         case .int(let value):
             bytes.append(contentsOf: String(value).utf8)
-        case .double(let value):
+        case .double(let value) where value.isFinite:
             bytes.append(contentsOf: JSONNumberFormat.pythonRepr(value).utf8)
+        case .double:
+            // NaN and infinities have no JSON form. Conversion drops them (EVT-4); one built by hand
+            // (`.double(.nan)` from a plugin) is written as `null` rather than as invalid JSON that
+            // would get its whole batch refused.
+            bytes.append(contentsOf: Self.nullBytes)
         case .string(let value):
             Self.encode(string: value, into: &bytes)
         case .array(let elements):

@@ -146,12 +146,14 @@ public final class Joryio: Sendable {
     /// Records an event with optional properties.
     ///
     /// Properties may hold strings, numbers, booleans, `Date`, `URL`, `nil`/`NSNull` and nested
-    /// arrays and dictionaries of those. Non-finite numbers are dropped with a warning; an event the
-    /// server would reject (empty or over-long name, properties over 50 KB, over 200 keys or
-    /// nested deeper than 5 levels) is dropped with a log line.
+    /// arrays and dictionaries of those. A value that cannot be sent exactly (a non-finite number,
+    /// an integer beyond 64 bits signed, a date outside years 0000–9999, an unsupported type) is
+    /// dropped with a warning naming its key; an event the server would reject (empty or over-long
+    /// name, properties over 50 KB, over 200 keys or nested deeper than 5 levels) is dropped with a
+    /// log line.
     public func track(_ name: String, properties: [String: Any]? = nil) {
         let timestamp = self.environment.clock.now()
-        let conversion = properties.map(JSONValue.convert) ?? JSONValue.Conversion(value: [:], dropped: [])
+        guard let conversion = self.convert(properties, call: "track", name: name) else { return }
         self.submit(.event, publishes: false) { $0.track(name: name, conversion: conversion, timestamp: timestamp) }
     }
 
@@ -159,10 +161,26 @@ public final class Joryio: Sendable {
     /// An empty screen name logs a warning and records nothing.
     public func trackScreen(_ name: String, properties: [String: Any]? = nil) {
         let timestamp = self.environment.clock.now()
-        let conversion = properties.map(JSONValue.convert) ?? JSONValue.Conversion(value: [:], dropped: [])
+        guard let conversion = self.convert(properties, call: "trackScreen", name: name) else { return }
         self.submit(.event, publishes: false) {
             $0.trackScreen(name: name, conversion: conversion, timestamp: timestamp)
         }
+    }
+
+    /// Converts an event's properties on the caller's thread, looking no deeper than the server's
+    /// limit (EVT-5): deeper properties drop the event here, with a warning naming where, before
+    /// any work or stack is spent on them. `nil` when the event is dropped.
+    private func convert(_ properties: [String: Any]?, call: String, name: String) -> JSONValue.Conversion? {
+        guard let properties else { return JSONValue.Conversion(value: [:], dropped: []) }
+        let conversion = JSONValue.convert(properties, maxDepth: EventValidator.maxDepth)
+        if let tooDeep = conversion.tooDeep {
+            self.warn(
+                "\(call) \"\(String(name.prefix(64)))\" dropped: the properties nest more than "
+                    + "\(EventValidator.maxDepth) levels deep (at \(tooDeep.path))"
+            )
+            return nil
+        }
+        return conversion
     }
 
     /// Adds a plugin that sees every later event before it is stored, after those added before it.

@@ -59,24 +59,27 @@ enum WriteValidator {
                 checked.warnings.append("\(call): \(problem); that attribute was skipped")
                 continue
             }
-            guard let value, !(value is NSNull) else {
+            // `NSNull` by metatype: `is NSNull` would first bridge a dictionary or array value to
+            // Foundation, all of it, recursively, on the caller's thread.
+            guard let value, !(type(of: value) is NSNull.Type) else {
                 checked.changes.append((key, .unset))
                 continue
             }
-            var dropped: [JSONValue.DroppedValue] = []
-            let converted = JSONValue.convert(any: value, path: key, dropped: &dropped)
-            for item in dropped {
+            // Converted no deeper than the server's limit, so deep input costs neither time nor stack.
+            let conversion = JSONValue.convert(any: value, path: key, maxDepth: Self.maxValueDepth)
+            if let tooDeep = conversion.tooDeep {
+                checked.warnings.append(
+                    "\(call): attribute \"\(key)\" nests deeper than \(Self.maxValueDepth) levels "
+                        + "(at \(tooDeep.path)); skipped"
+                )
+                continue
+            }
+            for item in conversion.dropped {
                 checked.warnings.append("\(call): dropped value \(item.path) (\(item.reason))")
             }
-            guard let converted else { continue }
+            guard let converted = conversion.value else { continue }
             if converted == .null {
                 checked.changes.append((key, .unset))
-                continue
-            }
-            if converted.nestingDepth > Self.maxValueDepth {
-                checked.warnings.append(
-                    "\(call): attribute \"\(key)\" nests deeper than \(Self.maxValueDepth) levels; skipped"
-                )
                 continue
             }
             var bytes: [UInt8] = []

@@ -30,6 +30,12 @@ import Testing
         #expect(self.text(["b": 1, "a": ["c": true]]) == #"{"a":{"c":true},"b":1}"#)
     }
 
+    @Test("a non-finite double built by hand is written as null, never as invalid JSON")
+    func nonFiniteDoublesAreNull() {
+        #expect(self.text(.double(.nan)) == "null")
+        #expect(self.text([.double(.infinity), 1, ["x": .double(-.infinity)]]) == #"[null,1,{"x":null}]"#)
+    }
+
     @Test func stringsEscapeLikePython() {
         #expect(self.text("quote\" back\\ slash/") == #""quote\" back\\ slash/""#)
         #expect(self.text("\n\r\t\u{08}\u{0C}") == #""\n\r\t\b\f""#)

@@ -93,8 +93,17 @@ import Testing
     func depth() {
         self.expectAccepted("Deep", properties: ["a": ["b": ["c": ["d": ["e": 1]]]]])
         self.expectAccepted("Deep", properties: ["a": [[[[1]]]]])
-        self.expectDropped("Deep", properties: ["a": ["b": ["c": ["d": ["e": [String: Any]()]]]]], reason: "6 levels")
-        self.expectDropped("Deep", properties: ["a": [[[[[Int]()]]]]], reason: "6 levels")
+        // Refused while converting, on the caller's thread: nothing past level 6 is looked at.
+        self.expectDropped(
+            "Deep",
+            properties: ["a": ["b": ["c": ["d": ["e": [String: Any]()]]]]],
+            reason: "more than 5 levels deep (at a.b.c.d.e)"
+        )
+        self.expectDropped(
+            "Deep",
+            properties: ["a": [[[[[Int]()]]]]],
+            reason: "more than 5 levels deep (at a[0][0][0][0])"
+        )
     }
 
     @Test("non-finite numbers are dropped with one warning each; the rest of the event is sent")
