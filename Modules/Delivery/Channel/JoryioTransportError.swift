@@ -8,10 +8,12 @@ public enum JoryioTransportError: Error, Sendable, Equatable, CustomStringConver
     case timeout
     /// The server answered with a non-success status; `body` is its text, cut to 512 characters.
     case http(status: Int, body: String?)
-    /// The answer was 2xx without confirming the request: the server's `success: false` (with its
-    /// `error`), or an answer that is not the protocol's success shape (another 2xx status, a body
-    /// that is not a JSON object, `success` missing or not `true`, index lists or counts that do
-    /// not fit the request), which a proxy or gateway gives rather than Joryio. What was sent is kept.
+    /// The answer was 2xx without confirming the request: the server's `success: false`, or a 2xx
+    /// that is not the protocol's success shape (as from a proxy or gateway). What was sent is kept.
+    ///
+    /// `message` is the server's `error`, or what was wrong with the answer: another 2xx status, a
+    /// body that is not a JSON object, `success` missing or not `true`, index lists or counts that
+    /// do not fit the request.
     case server(message: String?)
 
     /// Whether the SDK retries after this failure (everything except permanent rejections).
