@@ -53,18 +53,25 @@ public final class Joryio: Sendable {
 
     /// Starts the SDK with the SDK key (`jry_sdk_…`), the API base URL and an optional configuration.
     ///
-    /// The host must be `https`; plain `http` is accepted for loopback hosts only. A rejected key or
-    /// host is logged and the SDK stays uninitialised (calls keep waiting); a second successful call
-    /// is ignored (INIT-2).
+    /// The key is `jry_sdk_` followed by letters, digits and `_`, at most 256 characters. The host
+    /// must be `https` (plain `http` for loopback hosts only), without user info, query, fragment,
+    /// whitespace or control characters. A rejected key or host is logged with its reason and the
+    /// SDK stays uninitialised (calls keep waiting for a later, correct call); a second successful
+    /// call is ignored (INIT-2).
     public func initialize(sdkKey: String, apiHost: String, config: JoryioConfig = JoryioConfig()) {
         let (clamped, adjustments) = config.clamped()
         let logger = Logger(sink: clamped.logSink, minimumLevel: clamped.effectiveLogLevel, module: "joryio")
-        guard InitializationCheck.isValidKey(sdkKey) else {
-            logger.error("initialize: the SDK key is malformed (expected jry_sdk_…); the SDK is not started")
+        // A configuration that cannot work is refused now, with its reason (GAP-6).
+        if let refusal = InitializationCheck.keyProblem(sdkKey) {
+            logger.error("initialize: \(refusal.reason); the SDK is not started")
             return
         }
-        guard let endpoint = InitializationCheck.endpoint(apiHost) else {
-            logger.error("initialize: apiHost must be an https URL (http only for loopback); the SDK is not started")
+        let endpoint: URL
+        switch InitializationCheck.endpoint(apiHost) {
+        case .success(let url):
+            endpoint = url
+        case .failure(let refusal):
+            logger.error("initialize: \(refusal.reason); the SDK is not started")
             return
         }
         self.state.withLock { state in

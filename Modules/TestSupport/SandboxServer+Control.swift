@@ -149,6 +149,15 @@ extension SandboxServer {
         )
     }
 
+    /// Scripts the fault `rule`, a JSON object with any fields of `POST /_sandbox/faults`
+    /// (docs/protocol.md §6.2), including those ``addFault(path:count:status:retryAfter:delayMs:drop:body:rejectedIndices:failedIndices:dropAfterProcessing:rejectAttributeKeys:)``
+    /// has no parameter for (`bodyText`, `contentType`, `statusAfterProcessing`).
+    /// - Returns: The fault's id.
+    @discardableResult
+    package func addFault(rule: [String: Any]) async throws(SandboxError) -> Int {
+        try await self.perform(Self.addFaultCall(rule))
+    }
+
     /// Removes every scripted fault. Blocks the calling thread.
     public func clearFaults() throws(SandboxError) {
         try self.perform(Self.clearFaultsCall())

@@ -97,7 +97,12 @@ extension SandboxServer {
         if !failedIndices.isEmpty { spec["failedIndices"] = failedIndices }
         if dropAfterProcessing { spec["dropAfterProcessing"] = true }
         if !rejectAttributeKeys.isEmpty { spec["rejectAttributeKeys"] = rejectAttributeKeys }
-        return ControlCall(method: "POST", route: "faults", json: spec) { answer throws(SandboxError) in
+        return Self.addFaultCall(spec)
+    }
+
+    /// `POST /_sandbox/faults` with `spec` as given.
+    static func addFaultCall(_ spec: [String: Any]) -> ControlCall<Int> {
+        ControlCall(method: "POST", route: "faults", json: spec) { answer throws(SandboxError) in
             guard let id = (answer as? [String: Any])?["id"] as? Int else {
                 throw SandboxError("unexpected /_sandbox/faults response")
             }

@@ -14,8 +14,16 @@ public import JoryioCore
 /// let stub = StubTransport([
 ///     .success(HTTPResponse(status: 503, headers: ["Retry-After": "3"])),
 ///     .failure(TransportError(.timeout, "scripted")),
-///     .success(HTTPResponse(status: 200)),
+///     .success(RecordingTransport.defaultResponse),  // 200 {"success":true}
 /// ])
+/// ```
+///
+/// Only HTTP 200 with a JSON object whose `success` is `true` confirms a request; any other 2xx
+/// answer (an empty body, `{}`, a 206 …) is treated as a gateway's, and the SDK keeps and retries
+/// what it sent (docs/protocol.md §4).
+///
+/// ```swift
+/// let gateway = StubTransport([.success(HTTPResponse(status: 200))])  // kept, retried
 /// ```
 public final class StubTransport: Transport {
     private struct State {

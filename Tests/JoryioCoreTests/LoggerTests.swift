@@ -43,6 +43,16 @@ import Testing
         #expect(record.map { !$0.message.contains("ABCDEF") } == true)
     }
 
+    @Test("a bare key prefix is a hint, not a secret: it is not masked; a key after it still is")
+    func keyPrefixHintsAreKept() {
+        #expect(Redactor.redact("expected jry_sdk_… (iOS: jry_sdk_ios_…)") == "expected jry_sdk_… (iOS: jry_sdk_ios_…)")
+        #expect(Redactor.redact("any jry_sdk_* key") == "any jry_sdk_* key")
+        #expect(Redactor.redact("jry_sdk_ios_ABCDEF123456") == "jry_sdk_…3456")
+        #expect(Redactor.redact("jry_sdk_ios_test_key") == "jry_sdk_…_key")
+        #expect(Redactor.redact("jry_sdk_ios_abc_") == "jry_sdk_…abc_", "a segment with more than letters is a key")
+        #expect(Redactor.redact("jry_sdk_x1_") == "jry_sdk_…_x1_")
+    }
+
     @Test func ordinaryTextIsUntouched() {
         #expect(Redactor.redact("flushed 50 events (eyJ is not a token)") == "flushed 50 events (eyJ is not a token)")
     }

@@ -142,6 +142,7 @@ import Testing
         func classify(_ status: Int, _ body: String = "", _ headers: [String: String] = [:]) -> AttributeOutcome {
             AttributeOutcome.classify(
                 .success(HTTPResponse(status: status, headers: headers, body: Data(body.utf8))),
+                count: 2,
                 now: now
             )
         }
@@ -164,11 +165,12 @@ import Testing
             #expect(classify(status) == .retry(.http(status: status, body: nil), retryAfter: nil, sameKey: true))
         }
         #expect(
-            AttributeOutcome.classify(.failure(TransportError(.timeout, "t")), now: now)
+            AttributeOutcome.classify(.failure(TransportError(.timeout, "t")), count: 2, now: now)
                 == .retry(.timeout, retryAfter: nil, sameKey: true)
         )
         if case .retry(.network, nil, true) = AttributeOutcome.classify(
             .failure(TransportError(.connectionLost, "x")),
+            count: 2,
             now: now
         ) {
         } else {

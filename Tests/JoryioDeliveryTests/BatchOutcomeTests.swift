@@ -18,23 +18,47 @@ import Testing
 
     // MARK: - 2xx
 
-    @Test("2xx with success:true delivers everything", arguments: [200, 201, 202, 299])
-    func delivered(status: Int) {
-        #expect(self.classify(status, #"{"success":true,"accepted":10}"#) == .delivered(rejected: [], failed: []))
+    @Test("200 with success:true delivers everything")
+    func delivered() {
+        #expect(self.classify(200, #"{"success":true,"accepted":10}"#) == .delivered(rejected: [], failed: []))
     }
 
-    @Test("rejectedIndices and failedIndices are read; rejected wins an overlap")
+    @Test("another 2xx with success:true delivers nothing (a proxy answered)", arguments: [201, 202, 206, 299])
+    func otherTwoHundreds(status: Int) {
+        #expect(
+            self.classify(status, #"{"success":true,"accepted":10}"#)
+                == .unconfirmed(.server(message: "HTTP \(status) is not an answer of the Joryio API"), retryAfter: nil)
+        )
+    }
+
+    @Test("rejectedIndices and failedIndices are read")
     func indices() {
-        let body = #"{"success":true,"accepted":6,"rejectedIndices":[1,7],"failedIndices":[2,7,9]}"#
+        let body = #"{"success":true,"accepted":6,"rejectedIndices":[1,7],"failedIndices":[2,9]}"#
         #expect(self.classify(200, body) == .delivered(rejected: [1, 7], failed: [2, 9]))
     }
 
-    @Test("out-of-range, negative, fractional and non-numeric indices are ignored")
-    func badIndices() {
-        let body = #"{"success":true,"rejectedIndices":[-1,3,10,11,1.5,"4",null,2.0],"failedIndices":"5"}"#
-        #expect(self.classify(200, body, count: 10) == .delivered(rejected: [3, 2], failed: []))
-        let nested = #"{"success":true,"rejectedIndices":[[0]],"failedIndices":{"0":1}}"#
-        #expect(self.classify(200, nested) == .delivered(rejected: [], failed: []))
+    @Test(
+        "index lists that are not distinct positions of the batch, or overlap, delete nothing",
+        arguments: [
+            #"{"success":true,"rejectedIndices":[-1,3]}"#, #"{"success":true,"rejectedIndices":[3,10]}"#,
+            #"{"success":true,"rejectedIndices":[1.5]}"#, #"{"success":true,"rejectedIndices":["4"]}"#,
+            #"{"success":true,"rejectedIndices":[null]}"#, #"{"success":true,"rejectedIndices":[2.0]}"#,
+            #"{"success":true,"failedIndices":"5"}"#, #"{"success":true,"rejectedIndices":[[0]]}"#,
+            #"{"success":true,"failedIndices":{"0":1}}"#, #"{"success":true,"failedIndices":[3,3]}"#,
+            #"{"success":true,"rejectedIndices":[1,7],"failedIndices":[2,7,9]}"#,
+        ]
+    )
+    func badIndices(body: String) {
+        #expect(
+            self.classify(200, body, count: 10)
+                == .unconfirmed(
+                    .server(
+                        message:
+                            "HTTP 200 whose rejectedIndices or failedIndices are not positions of the 10 events sent"
+                    ),
+                    retryAfter: nil
+                )
+        )
     }
 
     @Test("2xx with success:false keeps everything and honours Retry-After")
@@ -47,15 +71,11 @@ import Testing
     }
 
     @Test(
-        "a 2xx body that is not a JSON object keeps everything (a captive portal or proxy answered)",
+        "a 200 body that is not a JSON object keeps everything (a captive portal or proxy answered)",
         arguments: ["", "<html>Sign in to Wi-Fi</html>", "[1,2]", "true", #""ok""#, "{\"success\":tru"]
     )
     func unparseable2xx(body: String) {
-        let outcome = self.classify(200, body)
-        guard case .retry(.server, nil) = outcome else {
-            Issue.record("expected a retry, got \(outcome)")
-            return
-        }
+        #expect(self.classify(200, body) == .unconfirmed(.notJoryioResponse, retryAfter: nil))
     }
 
     // MARK: - Errors

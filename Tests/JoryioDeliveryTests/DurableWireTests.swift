@@ -162,7 +162,7 @@ import Testing
         )
         #expect(
             classify(.json(200, "<html>"))
-                == .retry(.server(message: "the response is not a JSON object"), retryAfter: nil)
+                == .unconfirmed(.server(message: "HTTP 200 with a body that is not a JSON object"), retryAfter: nil)
         )
         #expect(
             DurableOutcome.classify(.failure(TransportError(.timeout, "t")), for: sub, now: now)

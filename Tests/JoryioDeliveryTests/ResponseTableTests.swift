@@ -9,7 +9,8 @@ import Testing
     private enum Seen: Equatable {
         case accepted(JSONValue, TimeInterval?)
         case refused(JoryioTransportError, TimeInterval?)
-        case retry(JoryioTransportError, TimeInterval?, mayHaveApplied: Bool)
+        case unconfirmed(JoryioTransportError, TimeInterval?)
+        case retry(JoryioTransportError, TimeInterval?)
         case rule(Int, JoryioTransportError, TimeInterval?)
     }
 
@@ -17,7 +18,8 @@ import Testing
     private let table = ResponseTable<Seen>(
         accepted: { .accepted($0, $1) },
         refused: { .refused($0, $1) },
-        retry: { .retry($0, $1, mayHaveApplied: $2) }
+        unconfirmed: { .unconfirmed($0, $1) },
+        retry: { .retry($0, $1) }
     )
     .on(409, 418) { .rule($0, $1, $2) }
 
@@ -28,14 +30,31 @@ import Testing
         )
     }
 
-    @Test("2xx: a JSON object is accepted, success:false is refused, anything else is retried as not Joryio")
+    @Test("2xx: only 200 with success:true is accepted, 200 with success:false refused, anything else unconfirmed")
     func twoHundreds() {
-        #expect(self.classify(204, #"{"x":1}"#) == .accepted(["x": 1], nil))
         #expect(
             self.classify(200, #"{"success":true}"#, headers: ["Retry-After": "3"]) == .accepted(["success": true], 3)
         )
         #expect(self.classify(200, #"{"success":false,"error":"e"}"#) == .refused(.server(message: "e"), nil))
-        #expect(self.classify(200, "[]") == .retry(.notJoryioResponse, nil, mayHaveApplied: false))
+        #expect(self.classify(200, "[]") == .unconfirmed(.notJoryioResponse, nil))
+        #expect(
+            self.classify(200, "[]")
+                == .unconfirmed(.server(message: "HTTP 200 with a body that is not a JSON object"), nil)
+        )
+        #expect(
+            self.classify(204, #"{"success":true}"#, headers: ["Retry-After": "2"])
+                == .unconfirmed(.server(message: "HTTP 204 is not an answer of the Joryio API"), 2)
+        )
+        #expect(
+            self.classify(206, #"{"success":false}"#)
+                == .unconfirmed(.server(message: "HTTP 206 is not an answer of the Joryio API"), nil)
+        )
+        for body in [#"{"x":1}"#, #"{"success":"true"}"#, #"{"success":0}"#, #"{"success":null}"#] {
+            #expect(
+                self.classify(200, body) == .unconfirmed(.server(message: #"HTTP 200 without "success": true"#), nil),
+                "\(body)"
+            )
+        }
     }
 
     @Test("listed statuses take their rule; others retry with the body cut to 512 bytes; no answer retries")
@@ -45,11 +64,11 @@ import Testing
         let long = String(repeating: "y", count: 600)
         #expect(
             self.classify(503, long)
-                == .retry(.http(status: 503, body: String(repeating: "y", count: 512)), nil, mayHaveApplied: true)
+                == .retry(.http(status: 503, body: String(repeating: "y", count: 512)), nil)
         )
         #expect(
             self.table.classify(.failure(TransportError(.timeout, "t")), now: self.now)
-                == .retry(.timeout, nil, mayHaveApplied: true)
+                == .retry(.timeout, nil)
         )
     }
 

@@ -78,6 +78,121 @@ import Testing
         self.expectRejected(sdkKey: TestSDK.sdkKey, apiHost: host, reason: "apiHost")
     }
 
+    // MARK: - Refusals name their reason (issue 12, defect 5; GAP-6)
+
+    @Test(
+        "each malformed SDK key is refused with its own reason, and the hint is not redacted",
+        arguments: [
+            ("", "the SDK key is empty"),
+            ("abc", "does not start with jry_sdk_"),
+            ("JRY_SDK_IOS_X", "does not start with jry_sdk_"),
+            ("jry_sdk_", "nothing after jry_sdk_"),
+            ("jry_sdk_ios_bad key", "a space at position 16"),
+            ("jry_sdk_ios_x\n", "a line break (U+000A) at position 14"),
+            (" jry_sdk_ios_x", "a space at position 1"),
+            ("jry_sdk_ios_ü", "a non-ASCII character (U+00FC) at position 13"),
+            ("jry_sdk_ios_a-b", "'-' at position 14"),
+            ("jry_sdk_ios_\u{200B}x", "an invisible formatting character (U+200B) at position 13"),
+        ]
+    )
+    func malformedKeyReasons(key: String, reason: String) throws {
+        let errors = self.refusal(sdkKey: key, apiHost: TestSDK.apiHost)
+        let error = try #require(errors.first)
+        #expect(errors.count == 1)
+        #expect(error.contains("SDK key"), "\(error)")
+        #expect(error.contains(reason), "\(error)")
+        #expect(error.contains("jry_sdk_ios_…"), "the hint survives the log redactor: \(error)")
+        #expect(!error.contains("sdk_…sdk"), "\(error)")
+    }
+
+    @Test("an SDK key longer than 256 characters is refused (every request would be refused); 256 are accepted")
+    func overlongKey() throws {
+        let longest = "jry_sdk_ios_" + String(repeating: "k", count: 256 - 12)
+        let transport = RecordingTransport()
+        let accepted = TestSDK(transport: transport)
+        accepted.start(sdkKey: longest)
+        #expect(accepted.joryio.currentApiEndpoint == TestSDK.apiHost)
+        #expect(accepted.messages(at: .error).isEmpty)
+
+        for key in [longest + "k", "jry_sdk_ios_" + String(repeating: "k", count: 100_000)] {
+            let errors = self.refusal(sdkKey: key, apiHost: TestSDK.apiHost)
+            let error = try #require(errors.first)
+            #expect(errors.count == 1)
+            #expect(error.contains("SDK key has \(key.unicodeScalars.count) characters"), "\(error)")
+            #expect(error.contains("at most 256"), "\(error)")
+            #expect(!error.contains("kkkk"), "the key itself is not logged")
+        }
+    }
+
+    @Test(
+        "an apiHost with whitespace, control or non-ASCII characters is refused, naming the character and where",
+        arguments: [
+            ("https://api.joryio.com/a pi", "a space at position 25"),
+            ("https://api.joryio.com/api\n", "a line break (U+000A) at position 27"),
+            ("https://api.joryio.com/api\r\n", "a line break (U+000D) at position 27"),
+            ("https://api.jory\tio.com/api", "a tab (U+0009) at position 17"),
+            ("https://api.joryio.com/api\u{0}", "a control character (U+0000) at position 27"),
+            ("https://api.joryio.com/\u{7F}api", "a control character (U+007F) at position 24"),
+            ("https://api.joryio.com/a\u{200B}pi", "an invisible formatting character (U+200B) at position 25"),
+            ("https://api.joryio.com\u{00A0}/api", "a whitespace character (U+00A0) at position 23"),
+            ("  https://api.joryio.com/a pi", "a space at position 27"),
+        ]
+    )
+    func hostWithBadCharacters(host: String, reason: String) throws {
+        let errors = self.refusal(sdkKey: TestSDK.sdkKey, apiHost: host)
+        let error = try #require(errors.first)
+        #expect(errors.count == 1)
+        #expect(error.contains("apiHost contains \(reason)"), "\(error)")
+    }
+
+    @Test(
+        "each refused apiHost names its reason",
+        arguments: [
+            ("", "apiHost is empty"),
+            ("https://api.joryio.com/api?x=1", "apiHost has a query"),
+            ("https://api.joryio.com/api?", "apiHost has a query"),
+            ("https://api.joryio.com/api#top", "apiHost has a fragment"),
+            ("https://user@api.joryio.com", "apiHost contains user info"),
+            ("https://user:secret@api.joryio.com/api", "apiHost contains user info"),
+            ("ftp://api.joryio.com", "apiHost uses the scheme ftp"),
+            ("api.joryio.com/api", "apiHost has no scheme"),
+            ("localhost:8080/api", "apiHost has no scheme"),
+            ("https://", "apiHost has no host name"),
+            ("https:///api", "apiHost has no host name"),
+            ("http://api.joryio.com/api", "apiHost uses plain http for api.joryio.com"),
+            ("http://127.0.0.2/api", "apiHost uses plain http for 127.0.0.2"),
+            ("https://api.joryio.com:0/api", "apiHost has port 0"),
+            ("https://api.joryio.com:70000/api", "apiHost has port 70000"),
+        ]
+    )
+    func hostReasons(host: String, reason: String) throws {
+        let errors = self.refusal(sdkKey: TestSDK.sdkKey, apiHost: host)
+        let error = try #require(errors.first)
+        #expect(errors.count == 1)
+        #expect(error.contains(reason), "\(error)")
+        #expect(!error.contains("secret"), "credentials in the host are never logged")
+    }
+
+    /// The error lines of an `initialize()` with `sdkKey` and `apiHost`, after checking that nothing
+    /// started.
+    private func refusal(
+        sdkKey: String,
+        apiHost: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    )
+        -> [String]
+    {
+        let transport = RecordingTransport()
+        let sdk = TestSDK(transport: transport)
+        sdk.joryio.track("waiting")
+        sdk.start(apiHost: apiHost, sdkKey: sdkKey)
+        sdk.joryio.flush()
+        sdk.advance(to: 60)
+        #expect(transport.requests.isEmpty, sourceLocation: sourceLocation)
+        #expect(sdk.joryio.currentApiEndpoint == "", sourceLocation: sourceLocation)
+        return sdk.messages(at: .error)
+    }
+
     private func expectRejected(
         sdkKey: String,
         apiHost: String,

@@ -61,7 +61,7 @@ extension AttributeChannel {
     /// Applies the channel's table to an answer (wire-v2, "SDK handling summary").
     private func handle(_ result: Result<HTTPResponse, TransportError>, batch: AttributeBatch) {
         let now = self.dependencies.clock.now()
-        let outcome = AttributeOutcome.classify(result, now: now)
+        let outcome = AttributeOutcome.classify(result, count: batch.writes.count, now: now)
         let current = self.answered(batch)
         let count = batch.writes.count
         let logger = self.dependencies.logger
@@ -97,23 +97,45 @@ extension AttributeChannel {
             self.dependencies.onResult(.http(status: 402, body: nil))
             return
         case .retry(let error, let retryAfter, let sameKey):
-            if !sameKey { self.update(if: current) { $0.rekeyFirst(self.dependencies.identifiers.next()) } }
-            self.dependencies.onResult(error)
             logger.warning("sending \(count) attribute writes failed (\(error)); kept for retry")
-            let failures = self.state.withLock { state in
-                state.retry.recordFailure(
-                    policy: self.settings.backoff,
-                    jitter: self.dependencies.jitter.next(),
-                    retryAfter: retryAfter,
-                    now: now
-                ).failures
+            guard self.retryLater(error, retryAfter: retryAfter, newKey: !sameKey, current: current, now: now) else {
+                return
             }
-            guard failures <= self.settings.maxRetries else {
-                logger.info("\(failures) attribute failures in a row; waiting for the next trigger")
+        case .unconfirmed(let error, let retryAfter):
+            let first = self.state.withLock { $0.retry.noteUnconfirmed() }
+            logger.unconfirmedAnswer(error, to: "\(count) attribute writes", first: first)
+            guard self.retryLater(error, retryAfter: retryAfter, newKey: true, current: current, now: now) else {
                 return
             }
         }
         self.sendIfDue()
+    }
+
+    /// Keeps the first batch for a retry (under a new idempotency key when `newKey`) and records the
+    /// failure; returns whether the channel may go on (false once `maxRetries` failures in a row
+    /// were reached: it waits for the next trigger).
+    private func retryLater(
+        _ error: JoryioTransportError,
+        retryAfter: TimeInterval?,
+        newKey: Bool,
+        current: Bool,
+        now: Date
+    ) -> Bool {
+        if newKey { self.update(if: current) { $0.rekeyFirst(self.dependencies.identifiers.next()) } }
+        self.dependencies.onResult(error)
+        let failures = self.state.withLock { state in
+            state.retry.recordFailure(
+                policy: self.settings.backoff,
+                jitter: self.dependencies.jitter.next(),
+                retryAfter: retryAfter,
+                now: now
+            ).failures
+        }
+        guard failures <= self.settings.maxRetries else {
+            self.dependencies.logger.info("\(failures) attribute failures in a row; waiting for the next trigger")
+            return false
+        }
+        return true
     }
 
     /// The 401 flow's verdict: a departed user's writes are dropped (AUTH-8); the current user's

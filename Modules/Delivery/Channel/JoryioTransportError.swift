@@ -8,8 +8,12 @@ public enum JoryioTransportError: Error, Sendable, Equatable, CustomStringConver
     case timeout
     /// The server answered with a non-success status; `body` is its text, cut to 512 characters.
     case http(status: Int, body: String?)
-    /// The server answered 2xx without confirming the batch: `success: false`, or a body that is
-    /// not a JSON object.
+    /// The answer was 2xx without confirming the request: the server's `success: false`, or a 2xx
+    /// that is not the protocol's success shape (as from a proxy or gateway). What was sent is kept.
+    ///
+    /// `message` is the server's `error`, or what was wrong with the answer: another 2xx status, a
+    /// body that is not a JSON object, `success` missing or not `true`, index lists or counts that
+    /// do not fit the request.
     case server(message: String?)
 
     /// Whether the SDK retries after this failure (everything except permanent rejections).
@@ -37,9 +41,14 @@ extension JoryioTransportError {
         self = error.code == .timeout ? .timeout : .network(error.description)
     }
 
-    /// A 2xx whose body is not a JSON object did not come from a Joryio server (a captive portal, a
+    /// A 200 whose body is not a JSON object did not come from a Joryio server (a captive portal, a
     /// misconfigured proxy): nothing says the request was processed.
-    package static let notJoryioResponse = JoryioTransportError.server(message: "the response is not a JSON object")
+    package static let notJoryioResponse = Self.unconfirmed("HTTP 200 with a body that is not a JSON object")
+
+    /// A 2xx that is not the protocol's success shape, for `reason` (which starts `HTTP <status>`).
+    package static func unconfirmed(_ reason: String) -> Self {
+        .server(message: reason)
+    }
 }
 
 extension HTTPResponse {

@@ -9,6 +9,9 @@ package struct RetryState: Sendable, Equatable {
     package var backoffUntil: Date?
     /// The server's `Retry-After`: no send before this, whatever the trigger.
     package var retryAfterUntil: Date?
+    /// Whether an unconfirmed answer (a 2xx that is not the protocol's success shape) was logged
+    /// since the last clean answer: the channel logs the first of a streak only.
+    package var reportedUnconfirmed = false
 
     /// Creates an empty streak.
     package init() {}
@@ -35,5 +38,13 @@ package struct RetryState: Sendable, Equatable {
     package mutating func recordSuccess() {
         self.consecutiveFailures = 0
         self.backoffUntil = nil
+        self.reportedUnconfirmed = false
+    }
+
+    /// Notes an unconfirmed answer; returns whether it is the first since the last clean answer,
+    /// which the channel logs as a warning (the rest of the streak only at debug level).
+    package mutating func noteUnconfirmed() -> Bool {
+        defer { self.reportedUnconfirmed = true }
+        return !self.reportedUnconfirmed
     }
 }

@@ -3,11 +3,11 @@ package import JoryioCore
 
 /// What the response to one durable write means (wire v2, "SDK handling summary"; DURABLE-6…10).
 package enum DurableOutcome: Sendable, Equatable {
-    /// `success: true` (including `duplicate: true`): the write is done.
+    /// HTTP 200 with `success: true` (including `duplicate: true`): the write is done.
     case delivered
     /// 400, 403, 409, 413, 422: rejected for good; drop it and log (DURABLE-6, GAP-62).
     case rejected(status: Int)
-    /// `success: false` or 401: retry with backoff, counted against the write (DURABLE-8).
+    /// HTTP 200 with `success: false`, or 401: retry with backoff, counted against the write (DURABLE-8).
     case counted(JoryioTransportError, retryAfter: TimeInterval?)
     /// No profile yet (404 on `/v1/subscriptions`, a kind's ``DurableWrite/ResponseRule/afterEvents``):
     /// retry after the queued events, counted (DURABLE-7).
@@ -17,11 +17,16 @@ package enum DurableOutcome: Sendable, Equatable {
     /// Offline, timeout, 429, 5xx, 404 elsewhere, 405, anything else: back off, never counted
     /// (DURABLE-9).
     case retry(JoryioTransportError, retryAfter: TimeInterval?)
+    /// A 2xx that is not the protocol's success shape: back off as for
+    /// ``retry(_:retryAfter:)``, never counted (no Joryio server answered, so the write was not
+    /// refused), logged once per failure streak.
+    case unconfirmed(JoryioTransportError, retryAfter: TimeInterval?)
 
     /// Classifies the result of sending `write`.
     ///
-    /// As for events, a 2xx that is not a JSON object did not come from a Joryio server, so nothing
-    /// says the write was applied. Resending is safe: the server dedupes by writeId.
+    /// Only the success shape (HTTP 200, a JSON object with `"success": true`) completes a write
+    /// (docs/protocol.md §4 and §5.4). As for events, any other 2xx did not come from a Joryio
+    /// server, so nothing says the write was applied. Resending is safe: the server dedupes by writeId.
     package static func classify(
         _ result: Result<HTTPResponse, TransportError>,
         for write: DurableWrite,
@@ -34,7 +39,8 @@ package enum DurableOutcome: Sendable, Equatable {
     package static let table = ResponseTable<DurableOutcome>(
         accepted: { _, _ in .delivered },
         refused: { error, retryAfter in .counted(error, retryAfter: retryAfter) },
-        retry: { error, retryAfter, _ in .retry(error, retryAfter: retryAfter) }
+        unconfirmed: { error, retryAfter in .unconfirmed(error, retryAfter: retryAfter) },
+        retry: { error, retryAfter in .retry(error, retryAfter: retryAfter) }
     )
     .on(400, 403, 409, 413, 422) { status, _, _ in .rejected(status: status) }
     .on(401) { _, error, retryAfter in .counted(error, retryAfter: retryAfter) }

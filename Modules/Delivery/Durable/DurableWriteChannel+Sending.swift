@@ -132,6 +132,12 @@ extension DurableWriteChannel {
             logger.warning("\(name) write failed (\(error)); kept for retry")
             self.removeIfSuperseded(write)
             next = self.backOff(retryAfter: retryAfter, now: now)
+        case .unconfirmed(let error, let retryAfter):
+            onResult(error)
+            let first = self.state.withLock { $0.retry.noteUnconfirmed() }
+            logger.unconfirmedAnswer(error, to: "the \(name) write", first: first, note: " (not counted)")
+            self.removeIfSuperseded(write)
+            next = self.backOff(retryAfter: retryAfter, now: now)
         }
         if next == .sendNow {
             self.sendIfDue()

@@ -10,14 +10,21 @@ package enum BatchOutcome: Sendable, Equatable {
     case split(status: Int)
     /// Keep everything and back off, at least `retryAfter` seconds when the server said so (BATCH-9).
     case retry(JoryioTransportError, retryAfter: TimeInterval?)
+    /// A 2xx that is not the protocol's success shape for this batch: keep everything, back off as
+    /// for ``retry(_:retryAfter:)``, and log it once per failure streak, not once per retry.
+    case unconfirmed(JoryioTransportError, retryAfter: TimeInterval?)
     /// 402 or 403: stop sending events for the rest of the session, keeping them (BATCH-10).
     case stop(status: Int)
 
     /// Classifies the result of sending a batch of `count` events.
     ///
-    /// A 2xx that is not a JSON object did not come from a Joryio server (a captive portal's login
-    /// page, a misconfigured proxy): nothing says the batch was stored, so it is kept. Resending is
-    /// safe because the server deduplicates by messageId.
+    /// Only the success shape deletes events (docs/protocol.md §4 and §5.1): HTTP 200, a JSON
+    /// object with `"success": true`, `rejectedIndices` and `failedIndices` each absent, `null` or
+    /// a list of distinct positions of this batch (JSON integers) that do not overlap, and
+    /// `accepted` and `duplicates` each absent, `null` or a non-negative integer, adding up with
+    /// the two lists to `count` when both are given. Anything else could be an answer to another
+    /// request or no answer of the server at all, so the events are kept: resending is safe because
+    /// the server deduplicates by messageId.
     package static func classify(_ result: Result<HTTPResponse, TransportError>, count: Int, now: Date) -> BatchOutcome
     {
         Self.table(count: count).classify(result, now: now)
@@ -26,20 +33,53 @@ package enum BatchOutcome: Sendable, Equatable {
     /// The event channel's answers to a batch of `count` events.
     package static func table(count: Int) -> ResponseTable<BatchOutcome> {
         ResponseTable(
-            accepted: { body, _ in
-                let indices = { (key: String) -> Set<Int> in
-                    Set(
-                        (body[key]?.arrayValue ?? []).compactMap { $0.intValue.map(Int.init) }
-                            .filter { (0..<count).contains($0) }
+            accepted: { body, retryAfter in
+                guard let rejected = Self.positions(body["rejectedIndices"], count: count),
+                    let failed = Self.positions(body["failedIndices"], count: count),
+                    rejected.isDisjoint(with: failed)
+                else {
+                    return .unconfirmed(
+                        .unconfirmed(
+                            "HTTP 200 whose rejectedIndices or failedIndices are not positions of the \(count) events sent"
+                        ),
+                        retryAfter: retryAfter
                     )
                 }
-                let rejected = indices("rejectedIndices")
-                return .delivered(rejected: rejected, failed: indices("failedIndices").subtracting(rejected))
+                guard
+                    (body.objectValue ?? [:]).countsFit(
+                        ["accepted", "duplicates"],
+                        count: count,
+                        listed: rejected.count + failed.count
+                    )
+                else {
+                    return .unconfirmed(
+                        .unconfirmed(
+                            "HTTP 200 whose accepted and duplicates counts do not add up to the \(count) events sent"
+                        ),
+                        retryAfter: retryAfter
+                    )
+                }
+                return .delivered(rejected: rejected, failed: failed)
             },
             refused: { error, retryAfter in .retry(error, retryAfter: retryAfter) },
-            retry: { error, retryAfter, _ in .retry(error, retryAfter: retryAfter) }
+            unconfirmed: { error, retryAfter in .unconfirmed(error, retryAfter: retryAfter) },
+            retry: { error, retryAfter in .retry(error, retryAfter: retryAfter) }
         )
         .on(400, 413, 422) { status, _, _ in .split(status: status) }
         .on(402, 403) { status, _, _ in .stop(status: status) }
+    }
+
+    /// An index list of a success body: empty when absent or `null`; `nil` unless it is a list of
+    /// distinct JSON integers in `0..<count`.
+    private static func positions(_ value: JSONValue?, count: Int) -> Set<Int>? {
+        guard let value, !value.isNull else { return [] }
+        guard let elements = value.arrayValue else { return nil }
+        var positions = Set<Int>()
+        for element in elements {
+            guard case .int(let index) = element, index >= 0, index < count,
+                positions.insert(Int(index)).inserted
+            else { return nil }
+        }
+        return positions
     }
 }

@@ -100,6 +100,15 @@ extension EventUploader {
             }
             logger.warning("sending \(records.count) events failed (\(error)); all kept")
             self.backOff(retryAfter: retryAfter, now: now)
+        case .unconfirmed(let error, let retryAfter):
+            // As a retry; logged once per failure streak.
+            self.dependencies.onResult(error)
+            let first = self.state.withLock { state in
+                if fromSplit { state.splitHalves.insert(records, at: 0) }
+                return state.retry.noteUnconfirmed()
+            }
+            logger.unconfirmedAnswer(error, to: "\(records.count) events", first: first)
+            self.backOff(retryAfter: retryAfter, now: now)
         case .stop(let status):
             self.dependencies.onResult(.http(status: status, body: nil))
             self.state.withLock { $0.stopped = true }

@@ -32,6 +32,9 @@ class FaultRule:
     count: int = 1                  # requests still to affect; FOREVER = -1
     status: Optional[int] = None
     body: Any = None
+    body_text: Optional[str] = None     # sent verbatim (UTF-8) instead of `body`
+    content_type: Optional[str] = None  # Content-Type of the status answer (default JSON)
+    status_after_processing: bool = False
     retry_after: Optional[str] = None
     delay_ms: int = 0
     drop: bool = False
@@ -62,7 +65,7 @@ class FaultRule:
         if self.drop:
             kinds.append("drop")
         if self.status is not None:
-            kinds.append("status")
+            kinds.append("statusAfterProcessing" if self.status_after_processing else "status")
         if self.rejected_indices or self.failed_indices:
             kinds.append("indices")
         if self.reject_attribute_keys:
@@ -80,6 +83,9 @@ class FaultRule:
             "hits": self.hits,
             "status": self.status,
             "body": self.body,
+            "bodyText": self.body_text,
+            "contentType": self.content_type,
+            "statusAfterProcessing": self.status_after_processing,
             "retryAfter": self.retry_after,
             "delayMs": self.delay_ms,
             "drop": self.drop,
@@ -134,6 +140,25 @@ def parse_rule(rule_id: int, spec: Any) -> FaultRule:
         raise _invalid("status must be an integer between 100 and 599")
     if "body" in spec and status is None:
         raise _invalid("body needs a status")
+    body_text = spec.get("bodyText")
+    if body_text is not None:
+        if not isinstance(body_text, str):
+            raise _invalid("bodyText must be a string")
+        if status is None:
+            raise _invalid("bodyText needs a status")
+        if "body" in spec:
+            raise _invalid("body and bodyText are mutually exclusive")
+    content_type = spec.get("contentType")
+    if content_type is not None:
+        if not isinstance(content_type, str) or not content_type.isprintable():
+            raise _invalid("contentType must be a string of printable characters")
+        if status is None:
+            raise _invalid("contentType needs a status")
+    status_after_processing = spec.get("statusAfterProcessing", False)
+    if not isinstance(status_after_processing, bool):
+        raise _invalid("statusAfterProcessing must be a boolean")
+    if status_after_processing and status is None:
+        raise _invalid("statusAfterProcessing needs a status")
 
     retry_after = spec.get("retryAfter")
     if retry_after is not None:
@@ -169,7 +194,10 @@ def parse_rule(rule_id: int, spec: Any) -> FaultRule:
         method=method.upper() if method else None,
         count=count,
         status=status,
-        body=spec.get("body", DEFAULT_FAULT_BODY) if status is not None else None,
+        body=spec.get("body", DEFAULT_FAULT_BODY) if status is not None and body_text is None else None,
+        body_text=body_text,
+        content_type=content_type,
+        status_after_processing=status_after_processing,
         retry_after=retry_after,
         delay_ms=delay_ms,
         drop=drop,
@@ -186,8 +214,8 @@ def parse_rule(rule_id: int, spec: Any) -> FaultRule:
                        "rejectAttributeKeys or dropAfterProcessing")
     if rule.reject_attribute_keys and ("drop" in kinds or "status" in kinds):
         raise _invalid("rejectAttributeKeys needs the request to be processed; "
-                       "it cannot be combined with drop or status")
+                       "it cannot be combined with drop or status (statusAfterProcessing may)")
     if "indices" in kinds and ("drop" in kinds or "status" in kinds):
         raise _invalid("rejectedIndices/failedIndices need the request to be processed; "
-                       "they cannot be combined with drop or status")
+                       "they cannot be combined with drop or status (statusAfterProcessing may)")
     return rule

@@ -38,6 +38,7 @@ from .state import State
 from .wire import WireError, encode_response, now_timestamp
 
 SDK_KEY_PREFIX = "jry_sdk_"
+SDK_KEY_MAX_LENGTH = 256        # characters; a longer key is refused like a malformed one
 LOOPBACK_HOSTS = {"127.0.0.1": "127.0.0.1", "localhost": "127.0.0.1", "::1": "::1"}
 URL_LINE_PREFIX = "JORYIO_SANDBOX_URL="
 
@@ -82,7 +83,7 @@ class Sandbox:
     def check_sdk_key(self, headers: dict[str, str]) -> None:
         key = headers.get("x-joryio-sdk-key", "")
         expected = self.config.sdk_key
-        if not key.startswith(SDK_KEY_PREFIX) or (
+        if not key.startswith(SDK_KEY_PREFIX) or len(key) > SDK_KEY_MAX_LENGTH or (
             expected is not None and not hmac.compare_digest(key.encode(), expected.encode())
         ):
             raise WireError(403, "invalid_sdk_key")
@@ -151,6 +152,10 @@ class RequestHandler(BaseHTTPRequestHandler):
             self._drop_connection()
             app.log(f"{self.command} {entry['path']} processed, then dropped (fault {fault.id})")
             return
+        if fault is not None and fault.status_after_processing:
+            # Processed (and applied) like any request; the client gets the scripted answer
+            # instead, as from a gateway that rewrote the server's answer.
+            response = self._fault_response(fault)
         self._respond(response, entry, app)
 
     def _lower_case_headers(self) -> dict[str, str]:
@@ -172,11 +177,21 @@ class RequestHandler(BaseHTTPRequestHandler):
             self._drop_connection()
             app.log(f"{self.command} {entry['path']} dropped (fault {fault.id})")
             return True
-        if fault.status is not None:
-            headers = {"Retry-After": fault.retry_after} if fault.retry_after else {}
-            self._respond(Response(fault.status, fault.body, headers), entry, app)
+        if fault.status is not None and not fault.status_after_processing:
+            self._respond(self._fault_response(fault), entry, app)
             return True
         return False
+
+    @staticmethod
+    def _fault_response(fault: FaultRule) -> Response:
+        """The scripted answer of a `status` rule: `body` as JSON, or `bodyText` verbatim."""
+        headers = {"Retry-After": fault.retry_after} if fault.retry_after else {}
+        response = Response(fault.status, fault.body, headers)
+        if fault.body_text is not None:
+            response.raw = fault.body_text.encode("utf-8")
+        if fault.content_type is not None:
+            response.content_type = fault.content_type
+        return response
 
     def _handle(self, request: Request, body_error: Optional[WireError],
                 sdk: bool) -> "Response | WireError":
@@ -327,6 +342,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = _parse_args(argv)
     if args.sdk_key is not None and not args.sdk_key.startswith(SDK_KEY_PREFIX):
         print(f"sandbox: --sdk-key must start with {SDK_KEY_PREFIX}", file=sys.stderr)
+        return 2
+    if args.sdk_key is not None and len(args.sdk_key) > SDK_KEY_MAX_LENGTH:
+        print(f"sandbox: --sdk-key must be at most {SDK_KEY_MAX_LENGTH} characters", file=sys.stderr)
         return 2
     if args.jwt_secret is not None and not args.jwt_secret:
         print("sandbox: --jwt-secret must not be empty", file=sys.stderr)

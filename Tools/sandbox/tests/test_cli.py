@@ -60,7 +60,8 @@ class StartupTests(unittest.TestCase):
                 self.assertIn("loopback", result.stderr)
 
     def test_refuses_bad_options(self):
-        for args in (["--sdk-key", "not_a_key"], ["--prefix", "api"], ["--prefix", "/_sandbox"]):
+        for args in (["--sdk-key", "not_a_key"], ["--sdk-key", "jry_sdk_" + "k" * 249],
+                     ["--prefix", "api"], ["--prefix", "/_sandbox"]):
             with self.subTest(args=args):
                 result = run_to_exit(*args)
                 self.assertEqual((result.returncode, result.stdout), (2, ""))

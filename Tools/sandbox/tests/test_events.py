@@ -167,6 +167,13 @@ class SdkKeyTests(SandboxTestCase):
         reply = self.client.post_events(make_events(1), key="jry_sdk_web_anything")
         self.assertEqual(reply.status, 200)
 
+    def test_a_key_of_more_than_256_characters_is_403(self):
+        longest = "jry_sdk_ios_" + "k" * (256 - len("jry_sdk_ios_"))
+        self.assertEqual(self.client.post_events([make_event("a")], key=longest).status, 200)
+        reply = self.client.post_events([make_event("b")], key=longest + "k")
+        self.assertEqual((reply.status, reply.json), (403, {"success": False, "error": "invalid_sdk_key"}))
+        self.assertEqual([e["messageId"] for e in self.client.events()], ["a"])
+
     def test_key_is_checked_before_the_body(self):
         reply = self.client.post_json(EVENTS, b"{broken", key=None)
         self.assertEqual(reply.status, 403)

@@ -6,7 +6,8 @@ import http.client
 import time
 import unittest
 
-from .support import EVENTS, KEY, SandboxTestCase, compact, make_batch, make_event, make_events
+from .support import (ATTRIBUTES, EVENTS, KEY, TIMESTAMP, SandboxTestCase, compact, make_batch, make_event,
+                      make_events)
 
 
 class StatusFaultTests(SandboxTestCase):
@@ -30,6 +31,45 @@ class StatusFaultTests(SandboxTestCase):
         reply = self.client.post_events(make_events(1))
         self.assertEqual((reply.status, reply.headers["Retry-After"], reply.json),
                          (429, "7", {"success": False, "x": 1}))
+
+    def test_body_text_and_content_type_are_sent_verbatim(self):
+        html = "<html><body>Sign in to Wi-Fi</body></html>"
+        self.client.fault(path=EVENTS, status=200, bodyText=html, contentType="text/html")
+        self.client.fault(path=EVENTS, status=206, bodyText="")
+        first = self.client.post_events([make_event("a")])
+        self.assertEqual((first.status, first.raw.decode(), first.headers["Content-Type"]),
+                         (200, html, "text/html"))
+        second = self.client.post_events([make_event("b")])
+        self.assertEqual((second.status, second.raw, second.headers["Content-Length"]), (206, b"", "0"))
+        self.assertEqual(second.headers["Content-Type"], "application/json; charset=utf-8")
+        self.assertEqual(self.client.events(), [], "answered without processing")
+        listed = self.client.control("GET", "faults")["faults"]
+        self.assertEqual([(f["bodyText"], f["contentType"], f["body"]) for f in listed],
+                         [(html, "text/html", None), ("", None, None)])
+
+    def test_status_after_processing_applies_the_request_then_answers_the_script(self):
+        self.client.fault(path=EVENTS, status=200, body={"success": "true"}, statusAfterProcessing=True)
+        reply = self.client.post_events([make_event("a")])
+        self.assertEqual((reply.status, reply.json), (200, {"success": "true"}))
+        self.assertEqual([e["messageId"] for e in self.client.events()], ["a"], "stored all the same")
+        [entry] = self.client.requests()
+        self.assertEqual((entry["status"], entry["fault"]), (200, "statusAfterProcessing"))
+        # The resend is a duplicate, answered normally.
+        again = self.client.post_events([make_event("a")])
+        self.assertEqual((again.json["accepted"], again.json["duplicates"]), (0, 1))
+
+    def test_status_after_processing_works_with_indices_and_attributes(self):
+        self.client.fault(path=EVENTS, status=207, bodyText="<multistatus/>", failedIndices=[1],
+                          statusAfterProcessing=True)
+        reply = self.client.post_events(make_events(2))
+        self.assertEqual((reply.status, reply.raw), (207, b"<multistatus/>"))
+        self.assertEqual([e["messageId"] for e in self.client.events()], ["m0"])
+        self.client.fault(path=ATTRIBUTES, status=200, body={}, statusAfterProcessing=True)
+        operation = {"id": "w1", "op": "set", "key": "plan", "value": "pro", "timestamp": TIMESTAMP}
+        self.assertEqual(self.client.post_attributes([operation]).json, {})
+        # The remembered answer for the key is the server's own, not the scripted one.
+        replay = self.client.post_attributes([operation])
+        self.assertEqual(replay.json, {"success": True, "applied": 1, "duplicates": 0, "replayed": True})
 
     def test_status_fault_applies_before_validation_and_key_check(self):
         self.client.fault(path=EVENTS, status=500)
@@ -72,7 +112,14 @@ class StatusFaultTests(SandboxTestCase):
                      {"path": EVENTS, "body": {}}, {"path": EVENTS, "delayMs": -1},
                      {"path": EVENTS, "rejectedIndices": [-1]},
                      {"path": EVENTS, "rejectedIndices": [1], "failedIndices": [1]},
-                     {"path": EVENTS, "failedIndices": [0], "status": 500}):
+                     {"path": EVENTS, "failedIndices": [0], "status": 500},
+                     {"path": EVENTS, "bodyText": "x"}, {"path": EVENTS, "status": 200, "bodyText": 1},
+                     {"path": EVENTS, "status": 200, "bodyText": "x", "body": {}},
+                     {"path": EVENTS, "contentType": "text/html"},
+                     {"path": EVENTS, "status": 200, "contentType": "a\nb"},
+                     {"path": EVENTS, "statusAfterProcessing": True},
+                     {"path": EVENTS, "status": 200, "statusAfterProcessing": "yes"},
+                     {"path": EVENTS, "status": 200, "statusAfterProcessing": True, "dropAfterProcessing": True}):
             with self.subTest(rule=rule):
                 reply = self.client.post_json("/_sandbox/faults", rule, key=None)
                 self.assertEqual(reply.status, 400)
