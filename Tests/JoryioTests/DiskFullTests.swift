@@ -209,3 +209,43 @@ final class FullDiskStore: QueueStore {
         #expect(sdk.elapsed == 20)
     }
 }
+
+/// The same on real SQLite, made full with `PRAGMA max_page_count` (a full disk without root).
+@Suite struct SQLiteFullDatabaseTests {
+    @Test("a database at its size limit: appends fail, delivered deletes make room, every event arrives once")
+    func databaseAtItsLimit() throws {
+        try withTemporaryDirectory { directory in
+            let database = try SQLiteDatabase(
+                fileURL: directory.appendingPathComponent("events.sqlite"),
+                clock: ManualClock(),
+                logger: .disabled
+            )
+            defer { database.close() }
+            let store = SQLiteQueueStore(database: database, queue: "events", capacity: 100_000)
+            let scheduler = ManualScheduler()
+            let transport = RecordingTransport { work in
+                _ = scheduler.schedule(after: 0.001, work)
+            }
+            let sdk = TestSDK(transport: transport, scheduler: scheduler) { _, _, _ in
+                JoryioStores(events: store, keyValue: InMemoryKeyValueStore())
+            }
+            sdk.start(config: JoryioConfig(batchSize: 50, maxQueueSize: 10_000))
+            sdk.track(eventNames(100))
+            // The file may not grow any more: the next 100 events do not fit until deletes free pages.
+            try database.setMaxPageCount(try database.pageCount())
+            sdk.track(eventNames(100, from: 100))
+            #expect(sdk.messages(at: .error).contains { $0.contains("cannot store 100 events") })
+            #expect(try store.count() == 100)
+
+            sdk.advance(to: 30)
+            #expect(transport.requests.eventNames == eventNames(200))
+            #expect(transport.requests.batchSizes == [50, 50, 50, 50])
+            let ids = transport.requests.flatMap { $0.events.compactMap { $0["messageId"]?.stringValue } }
+            #expect(Set(ids).count == 200)
+            #expect(try store.count() == 0)
+            #expect(sdk.joryio.getQueueSize() == 0)
+            #expect(sdk.messages(at: .info).contains { $0.contains("storage works again") })
+            #expect(database.recoveredFromFull == 0, "max_page_count is not the log's doing: the retry fails too")
+        }
+    }
+}
