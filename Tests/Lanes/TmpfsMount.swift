@@ -31,7 +31,10 @@ package final class TmpfsMount {
 
     /// The comment a skipped test carries.
     package static var skipComment: Comment {
-        Comment(rawValue: "skipped: a tmpfs cannot be mounted here (\(unavailableReason ?? "")); run as root on Linux")
+        Comment(
+            rawValue:
+                "a tmpfs cannot be mounted here (\(unavailableReason ?? "")); run as root on Linux to fill a real disk"
+        )
     }
 
     /// Mounts a tmpfs of `bytes` (rounded up to pages) on a fresh directory under the temporary directory.
