@@ -8,6 +8,7 @@ final class TestSecureStore: SecureStore {
     private struct State {
         var items: [String: Data] = [:]
         var failReads = false
+        var failWrites = false
         var writes = 0
     }
 
@@ -24,6 +25,11 @@ final class TestSecureStore: SecureStore {
         self.state.withLock { $0.failReads = fail }
     }
 
+    /// Writes throw `.full` (a full disk) and change nothing.
+    func setFailWrites(_ fail: Bool) {
+        self.state.withLock { $0.failWrites = fail }
+    }
+
     func data(forKey key: String) throws(StorageError) -> Data? {
         let (fail, data) = self.state.withLock { ($0.failReads, $0.items[key]) }
         if fail { throw StorageError(.io, "scripted read failure") }
@@ -31,10 +37,12 @@ final class TestSecureStore: SecureStore {
     }
 
     func set(_ data: Data?, forKey key: String) throws(StorageError) {
-        self.state.withLock {
-            $0.items[key] = data
-            $0.writes += 1
+        let failed = self.state.withLock { state -> Bool in
+            state.writes += 1
+            if !state.failWrites { state.items[key] = data }
+            return state.failWrites
         }
+        if failed { throw StorageError(.full, "scripted: disk full") }
     }
 
     func removeAll() throws(StorageError) {

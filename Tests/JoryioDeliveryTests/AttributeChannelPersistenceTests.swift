@@ -47,6 +47,36 @@ import Testing
         #expect(store.items[AttributeHarness.storageKey] == nil)
     }
 
+    @Test("confirmed while the store is full: nothing resent, one error, stored again with backoff once space returns")
+    func storeFullAfterConfirmation() throws {
+        let store = TestSecureStore()
+        let h = AttributeHarness(store: store)
+        h.enqueue(h.write("w1", "plan", .set("pro")))
+        store.setFailWrites(true)
+        h.answerSuccess()
+        h.advance(to: 1)
+        h.enqueue(h.write("w2", "seats", .set(4)))
+        h.answerSuccess()
+        h.advance(to: 30)
+        #expect(h.requests.count == 2)
+        #expect(h.ids(0) == ["w1"] && h.ids(1) == ["w2"])
+        #expect(h.channel.pendingCount == 0)
+        #expect(h.messages(.error).filter { $0.hasPrefix("cannot store attribute writes") }.count == 1)
+        // The stored item still holds the confirmed w1: the disk refused every change since.
+        #expect(h.storedQueue?.count == 1)
+
+        store.setFailWrites(false)
+        h.advance(to: 90)
+        #expect(h.stored == nil)
+        #expect(h.messages(.info).contains { $0.hasSuffix("storage works again") })
+
+        // A restart finds nothing to resend.
+        let restarted = AttributeHarness(store: store)
+        restarted.channel.load()
+        restarted.scheduler.runUntilIdle()
+        #expect(restarted.requests.isEmpty)
+    }
+
     @Test("a write before load() loads first: stored writes are kept ahead of it; load() runs once")
     func enqueueBeforeLoad() throws {
         let store = TestSecureStore()

@@ -271,13 +271,43 @@ import Testing
         rig.channel.enqueue(write("w2", self.unsubscribe, user: "u1"))
         rig.answer(.ok)
         #expect(rig.sentIds == ["w1", "w2"])
-        #expect(rig.messages(.error).contains { $0.hasPrefix("cannot delete 1 durable writes from the store") })
+        #expect(rig.messages(.error).contains { $0.hasPrefix("cannot delete 1 durable writes") })
         // Still stored (the store refused the delete) so a restart resends it; "old" was never lost.
         #expect(
             try store.inner.peek(limit: 10, maxBytes: .max).compactMap { DurableWriteCodec.decode($0.payload)?.id } == [
                 "old", "w2",
             ]
         )
+    }
+
+    @Test(
+        "writes delivered while deletes fail (a full disk): logged once, deleted with backoff, not resent after a restart"
+    )
+    func deletesFailAfterDelivery() throws {
+        let store = FaultyStore()
+        let rig = DurableRig(store: store)
+        store.faults.withLock { $0.remove = true }
+        rig.channel.enqueue(write("w1", self.identify, user: "u1"))
+        rig.channel.enqueue(write("w2", self.alias, user: "u1"))
+        rig.channel.enqueue(write("w3", self.subscribe, user: "u1"))
+        rig.drain()
+        #expect(rig.sentIds == ["w1", "w2", "w3"])
+        #expect(rig.channel.pendingCount == 0)
+        #expect(try store.inner.count() == 3)
+        rig.scheduler.advance(by: 30)
+        #expect(rig.messages(.error).filter { $0.hasPrefix("cannot delete") }.count == 1)
+
+        // Space is back: the next retry (at most a minute away) deletes them.
+        store.faults.withLock { $0.remove = false }
+        rig.scheduler.advance(by: 60)
+        #expect(try store.inner.count() == 0)
+        #expect(rig.messages(.info).contains { $0.hasSuffix("storage works again") })
+        #expect(rig.sentIds == ["w1", "w2", "w3"])
+
+        // A restart finds nothing to resend.
+        let restarted = DurableRig(store: store)
+        restarted.scheduler.runUntilIdle()
+        #expect(restarted.sentIds.isEmpty)
     }
 
     @Test("undecodable stored records are deleted and logged; the rest are sent")

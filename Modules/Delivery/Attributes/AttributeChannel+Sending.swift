@@ -171,13 +171,44 @@ extension AttributeChannel {
         self.persist(queue)
     }
 
-    /// Stores `queue` in the secure store (deletes the item when empty); a failure is logged.
+    /// Stores `queue` in the secure store (deletes the item when empty).
+    ///
+    /// A failure (a full disk) changes nothing in memory: the writes are still sent, and confirmed
+    /// ones are never sent again during this launch. The item is stale until a write works, so it
+    /// is written again, with the queue as it is then, on a timer with backoff
+    /// (``PendingDeletes/retryPolicy(from:)``) and with every change; one error is logged while
+    /// writes fail, and one info line when one works again.
     func persist(_ queue: AttributeQueue) {
+        let logger = self.dependencies.logger
         do {
             try self.secureStore.set(queue.isEmpty ? nil : AttributeWriteCodec.encode(queue), forKey: self.storageKey)
         } catch {
-            // The writes stay in memory and are still sent; only a crash before then loses them.
-            self.dependencies.logger.error("cannot store attribute writes: \(error)")
+            let failures = self.state.withLock { state -> Int in
+                state.persistFailures += 1
+                return state.persistFailures
+            }
+            let delay = PendingDeletes.retryPolicy(from: self.settings.backoff)
+                .delay(afterFailures: failures, jitter: self.dependencies.jitter.next(), retryAfter: nil)
+            if failures == 1 {
+                // Only a crash before a write works loses writes (or resends confirmed ones).
+                logger.error(
+                    "cannot store attribute writes (\(error)); they are kept in memory and still sent; retrying with backoff"
+                )
+            } else {
+                logger.debug("still cannot store attribute writes (\(error)); next attempt in \(delay) s")
+            }
+            self.persistTimer.replace(after: delay, now: self.dependencies.clock.now()) { [self] in
+                self.persist(self.queue)
+            }
+            return
+        }
+        let recovered = self.state.withLock { state -> Bool in
+            defer { state.persistFailures = 0 }
+            return state.persistFailures > 0
+        }
+        if recovered {
+            self.persistTimer.cancel()
+            logger.info("stored the attribute writes again; storage works again")
         }
     }
 }

@@ -83,6 +83,9 @@ package final class AttributeChannel: Sendable {
         var storedItemUnreadable = false
         /// ``load()`` has run (or was made unnecessary by ``discardCollected()``).
         var loaded = false
+        /// Failed writes of the stored item in a row (a full disk): the item is stale, and written
+        /// again with backoff.
+        var persistFailures = 0
 
         /// The send decision's inputs: never within the window of the previous start (ATTR-9).
         func gate(window: TimeInterval) -> SendGate {
@@ -113,6 +116,8 @@ package final class AttributeChannel: Sendable {
     let state = Locked(State())
     /// Armed for the earliest allowed start (window, backoff, `Retry-After`).
     let timer: ChannelTimer
+    /// Armed while the stored item could not be written: writes it again with backoff.
+    let persistTimer: ChannelTimer
 
     /// Creates a channel; call ``load()`` next.
     package init(
@@ -128,6 +133,7 @@ package final class AttributeChannel: Sendable {
         self.settings = settings
         self.dependencies = dependencies
         self.timer = ChannelTimer(scheduler: dependencies.scheduler)
+        self.persistTimer = ChannelTimer(scheduler: dependencies.scheduler)
     }
 
     // MARK: - State

@@ -11,7 +11,10 @@ extension DurableWriteChannel {
     package func load() {
         let records: [QueueRecord]
         do {
-            records = try self.store.peek(limit: Int(Int32.max), maxBytes: Int.max)
+            // Records whose delete failed earlier in this launch are done with: never loaded again.
+            records = try self.store.peek(limit: Int(Int32.max), maxBytes: Int.max).filter {
+                !self.pendingDeletes.contains($0.id)
+            }
         } catch {
             self.dependencies.logger.error("cannot read stored durable writes: \(error)")
             self.state.withLock { $0.loaded = true }
@@ -162,15 +165,12 @@ extension DurableWriteChannel {
         self.deleteRecords(evicted.compactMap(\.recordId))
     }
 
-    /// Deletes records from the store; a failure is logged (they are resent after a restart).
+    /// Deletes records from the store. When the store fails (a full disk), ``pendingDeletes``
+    /// retries with backoff and logs once; only a restart before that works loads and resends them
+    /// (the server applies a `writeId` once).
     func deleteRecords(_ ids: [Int64]) {
         guard !ids.isEmpty else { return }
-        do {
-            try self.store.remove(ids: ids)
-        } catch {
-            // They are loaded again after a restart and resent; the server applies a writeId once.
-            self.dependencies.logger.error("cannot delete \(ids.count) durable writes from the store: \(error)")
-        }
+        self.pendingDeletes.delete(ids: ids)
     }
 
     /// Adds a failure to the write's counter and returns the new count.

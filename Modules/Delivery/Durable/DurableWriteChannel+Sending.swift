@@ -40,6 +40,8 @@ extension DurableWriteChannel {
             self.armRetryTimer(at: until, now: now)
         case .send:
             guard let next else { return }
+            // A delete that failed is tried again first: the store may have room again.
+            if !self.pendingDeletes.isEmpty { self.pendingDeletes.retry() }
             let (write, identifyWaiting) = next
             let ids = Self.sendingIds(for: write, current: self.currentIdentity(), identifyWaiting: identifyWaiting)
             // The token is the sending user's, read now (AUTH-5, AUTH-6).

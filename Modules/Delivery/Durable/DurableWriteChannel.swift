@@ -20,8 +20,10 @@ package import JoryioCore
 ///   budget. The store has no update operation, and re-appending a write to record its count would
 ///   move it behind newer writes.
 /// - A store that throws never crashes the channel and never loses what it accepted: a write the
-///   store refused is kept in memory and sent during this launch; a write that cannot be deleted is
-///   sent again after a restart (the server applies a `writeId` once).
+///   store refused is kept in memory and sent during this launch; a write that cannot be deleted
+///   (a full disk) is out of memory already, so it is never sent again during this launch, and its
+///   delete is retried with backoff (``PendingDeletes``); only a restart before that works sends it
+///   again (the server applies a `writeId` once).
 package final class DurableWriteChannel: Sendable {
     /// Limits and retry settings.
     package struct Settings: Sendable {
@@ -132,6 +134,8 @@ package final class DurableWriteChannel: Sendable {
     let retryTimer: ChannelTimer
     /// The longest a write answered 404 waits for ``eventsDelivered()`` (DURABLE-7).
     let eventsWaitTimer: ChannelTimer
+    /// Records of writes done with whose delete failed: deleted again with backoff.
+    let pendingDeletes: PendingDeletes
 
     /// Creates a channel. Collection starts *not allowed*: only withdrawals are sent until
     /// ``setCollectionAllowed(_:)`` says otherwise.
@@ -160,6 +164,12 @@ package final class DurableWriteChannel: Sendable {
         self.eventsWaiting = eventsWaiting
         self.retryTimer = ChannelTimer(scheduler: dependencies.scheduler)
         self.eventsWaitTimer = ChannelTimer(scheduler: dependencies.scheduler)
+        self.pendingDeletes = PendingDeletes(
+            store: store,
+            noun: "durable writes",
+            backoff: settings.backoff,
+            dependencies: dependencies
+        )
     }
 
     // MARK: - State (any thread)

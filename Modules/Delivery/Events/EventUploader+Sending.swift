@@ -5,6 +5,10 @@ import JoryioCore
 extension EventUploader {
     /// Sends the next batch: the first split half waiting, or the oldest events (one user's with SDK auth).
     func sendNext() {
+        // A delete that failed is tried again first: a store that took new events may have room.
+        if !self.pendingDeletes.isEmpty {
+            self.pendingDeletes.retry()
+        }
         let halves = self.state.withLock { state -> [QueueRecord]? in
             state.splitHalves.isEmpty ? nil : state.splitHalves.removeFirst()
         }
@@ -13,13 +17,7 @@ extension EventUploader {
             records = halves
         } else {
             do {
-                records = try self.store.peek(
-                    limit: self.settings.batchSize,
-                    maxBytes: BatchRequestBuilder.payloadBudget(
-                        bodyBytes: self.settings.maxBatchBytes,
-                        limit: self.settings.batchSize
-                    )
-                )
+                records = try self.peekSendable()
             } catch {
                 self.dependencies.logger.error("cannot read queued events: \(error)")
                 return
@@ -66,8 +64,7 @@ extension EventUploader {
         var continueNow = false
         switch outcome {
         case .delivered(let rejected, let failed):
-            let remove = records.indices.filter { !failed.contains($0) }.map { records[$0].id }
-            self.remove(remove)
+            self.remove(records.indices.filter { !failed.contains($0) }.map { records[$0] })
             self.dependencies.onResult(nil)
             if !rejected.isEmpty {
                 logger.warning("dropped \(rejected.count) events the server rejected (rejectedIndices)")
@@ -82,7 +79,7 @@ extension EventUploader {
         case .split(let status):
             if records.count == 1, let only = records.first {
                 logger.warning("dropped an event the server rejected on its own (HTTP \(status))")
-                self.remove([only.id])
+                self.remove([only])
                 self.dependencies.onResult(.http(status: status, body: nil))
             } else {
                 self.dependencies.onResult(.http(status: status, body: nil))
@@ -131,14 +128,12 @@ extension EventUploader {
         if let next {
             // A size trigger that arrived mid-request counted the events on the wire; send only if a
             // full batch is still waiting now that they are gone.
-            if next != .size || self.settings.sendImmediately
-                || ((try? self.store.count()) ?? 0) >= self.settings.batchSize
-            {
+            if next != .size || self.settings.sendImmediately || self.sendableCount() >= self.settings.batchSize {
                 self.trigger(next)
             }
         } else if continueNow {
             // A full batch is still waiting, or with sendImmediately any event at all.
-            let queued = (try? self.store.count()) ?? 0
+            let queued = self.sendableCount()
             if queued >= self.settings.batchSize || (self.settings.sendImmediately && queued > 0) {
                 self.trigger(.size)
             }
@@ -154,7 +149,7 @@ extension EventUploader {
             self.dependencies.logger.warning(
                 "dropped \(records.count) events of a user who is no longer current: the server rejected their SDK-auth token"
             )
-            self.remove(records.map(\.id))
+            self.remove(records)
             // Reported after the removal, so getQueueSize() no longer counts them.
             self.dependencies.onResult(.http(status: 401, body: nil))
             self.trigger(.timer)
@@ -174,14 +169,11 @@ extension EventUploader {
         }
     }
 
-    /// Deletes events from the queue; a failure is logged (they are resent and deduplicated).
-    private func remove(_ ids: [Int64]) {
-        do {
-            try self.store.remove(ids: ids)
-        } catch {
-            // They stay queued and are sent again; the server drops the duplicates by messageId.
-            self.dependencies.logger.error("cannot delete delivered events: \(error)")
-        }
+    /// Deletes events the SDK is done with. When the store fails (a full disk) they are remembered
+    /// in ``pendingDeletes``: never sent again, deleted again with backoff. Only a restart before
+    /// the delete works sends them once more (the server drops the duplicates by `messageId`).
+    private func remove(_ records: [QueueRecord]) {
+        self.pendingDeletes.delete(records)
     }
 
     /// Records a failure; arms the retry timer unless `maxRetries` failures in a row were reached (GAP-18).

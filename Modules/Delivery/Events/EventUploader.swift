@@ -105,6 +105,9 @@ package final class EventUploader: Sendable {
     let intervalTimer: ChannelTimer
     /// The backoff / `Retry-After` timer.
     let retryTimer: ChannelTimer
+    /// Events done with (delivered, or dropped for good) whose delete failed: never sent again,
+    /// deleted again with backoff (a full disk, issue 12).
+    let pendingDeletes: PendingDeletes
 
     /// Creates an uploader.
     package init(
@@ -119,6 +122,12 @@ package final class EventUploader: Sendable {
         self.dependencies = dependencies
         self.intervalTimer = ChannelTimer(scheduler: dependencies.scheduler)
         self.retryTimer = ChannelTimer(scheduler: dependencies.scheduler)
+        self.pendingDeletes = PendingDeletes(
+            store: store,
+            noun: "delivered events",
+            backoff: settings.backoff,
+            dependencies: dependencies
+        )
     }
 
     // MARK: - State
@@ -134,6 +143,12 @@ package final class EventUploader: Sendable {
 
     /// Whether sending waits for a new SDK-auth token (the current user's was rejected).
     package var isWaitingForToken: Bool { self.state.withLock { $0.awaitingToken } }
+
+    /// Stored events that still wait to be sent: the store's count without the events already
+    /// delivered (or dropped) whose delete failed.
+    package func sendableCount() -> Int {
+        max(0, ((try? self.store.count()) ?? 0) - self.pendingDeletes.count)
+    }
 
     // MARK: - Commands
 
@@ -164,8 +179,10 @@ package final class EventUploader: Sendable {
     ///
     /// The flush-interval timer is armed even when the batch size triggers a send at once: a burst
     /// of 120 events sends two batches of 50 now, and the remaining 20 must still leave within
-    /// `flushInterval`, not wait for the next event.
+    /// `flushInterval`, not wait for the next event. Delivered events whose delete failed are in
+    /// the store's count but not waiting.
     package func eventsStored(queued: Int) {
+        let queued = max(0, queued - self.pendingDeletes.count)
         if !self.intervalTimer.isArmed, !self.isStopped {
             self.intervalTimer.replace(after: self.settings.flushInterval, now: self.dependencies.clock.now()) {
                 [self] in

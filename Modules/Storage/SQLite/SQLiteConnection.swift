@@ -13,6 +13,13 @@ final class SQLiteConnection {
     private var statements: [String: OpaquePointer] = [:]
     private var lastDataVersion: Int64?
 
+    /// Where the connection reports a full disk it recovered from (set by ``SQLiteDatabase``).
+    var logger: Logger = .disabled
+
+    /// How many write transactions failed with `SQLITE_FULL` and then succeeded after the
+    /// write-ahead log was checkpointed and truncated (see ``writeTransaction(_:)``).
+    private(set) var recoveredFromFull = 0
+
     /// Row counts cached by stores, keyed by queue name.
     ///
     /// Emptied by ``dropCachesIfChangedElsewhere()`` whenever another connection has committed,
@@ -133,6 +140,52 @@ final class SQLiteConnection {
             }
             throw error
         }
+    }
+
+    /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`); when that fails with `SQLITE_FULL`,
+    /// checkpoints and truncates the write-ahead log and runs it once more.
+    ///
+    /// In WAL mode every write, a `DELETE` included, appends pages to the `-wal` file, which keeps
+    /// the size it grew to. On a full disk that file may be what holds the space: its frames are
+    /// copied into the database (which needs no new space when the pages already exist there, as
+    /// for deletes) and the file is cut to zero bytes (`PRAGMA wal_checkpoint(TRUNCATE)`), and the
+    /// retry writes into the space that freed. When the checkpoint cannot complete either (the
+    /// database itself must grow, or the disk is full for good), the first error is thrown and
+    /// nothing is retried; the callers log it (once per failing streak).
+    ///
+    /// `body` must be safe to run twice: everything it did the first time was rolled back.
+    func writeTransaction<T>(_ body: () throws(StorageError) -> T) throws(StorageError) -> T {
+        do throws(StorageError) {
+            return try self.transaction(immediate: true, body)
+        } catch {
+            guard error.code == .full, self.checkpointTruncatingWAL() else { throw error }
+            let result = try self.transaction(immediate: true, body)
+            self.recoveredFromFull += 1
+            if self.recoveredFromFull == 1 {
+                self.logger.warning(
+                    "the disk was full; truncating the queue database's write-ahead log made room (later times at debug)"
+                )
+            } else {
+                self.logger.debug("the disk was full; truncating the write-ahead log made room")
+            }
+            return result
+        }
+    }
+
+    /// `PRAGMA wal_checkpoint(TRUNCATE)`: copies every frame of the write-ahead log into the
+    /// database and truncates the log to zero bytes. Returns whether it completed.
+    func checkpointTruncatingWAL() -> Bool {
+        guard let handle = self.handle else { return false }
+        var logFrames: Int32 = 0
+        var checkpointed: Int32 = 0
+        let resultCode = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, &logFrames, &checkpointed)
+        guard resultCode == SQLITE_OK else {
+            self.logger.debug(
+                "cannot checkpoint the write-ahead log: \(SQLiteResult.error(resultCode, handle, "checkpoint").message)"
+            )
+            return false
+        }
+        return true
     }
 
     /// The rowid of the last row this connection inserted.

@@ -83,6 +83,7 @@ extension SQLiteDatabase {
                 throw SQLiteOpenFailure.newerSchema(version)
             }
             try Self.classified { () throws(StorageError) in try SQLiteMigrations.migrate(connection) }
+            connection.logger = logger
             return connection
         } catch {
             connection.close()

@@ -8,6 +8,10 @@ package import JoryioCore
 /// SDK, aside and starts a fresh one, then switches to WAL and applies ``SQLiteMigrations``. Several
 /// ``SQLiteQueueStore``s (events, durable writes, attribute writes) share one database.
 ///
+/// A full disk: every write transaction that fails with `SQLITE_FULL` checkpoints the write-ahead
+/// log, truncates it to zero bytes and runs once more (`SQLiteConnection.writeTransaction`), so a
+/// `-wal` file that grew is never what keeps the queue from shrinking.
+///
 /// Durability: the file uses WAL with `synchronous=NORMAL`. A committed transaction survives a crash
 /// or kill of the app process; after an OS crash or power loss the last transactions before it may
 /// be rolled back, but the file stays consistent. `FULL` would `fsync` on every commit, a large cost
@@ -77,6 +81,19 @@ package final class SQLiteDatabase: Sendable {
         try self.withConnection { connection throws(StorageError) in
             Int(try connection.intValue("PRAGMA page_count"))
         }
+    }
+
+    /// How many writes failed with `SQLITE_FULL` and then succeeded once the write-ahead log was
+    /// checkpointed and truncated.
+    package var recoveredFromFull: Int {
+        (try? self.withConnection { connection throws(StorageError) in connection.recoveredFromFull }) ?? 0
+    }
+
+    /// Checkpoints the write-ahead log and truncates it to zero bytes (`PRAGMA
+    /// wal_checkpoint(TRUNCATE)`). Returns whether the checkpoint completed.
+    @discardableResult
+    package func truncateWriteAheadLog() -> Bool {
+        (try? self.withConnection { connection throws(StorageError) in connection.checkpointTruncatingWAL() }) ?? false
     }
 
     /// Caps the file at `pages` pages for this connection (`PRAGMA max_page_count`), so tests can

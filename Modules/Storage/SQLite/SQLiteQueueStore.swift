@@ -50,13 +50,14 @@ package final class SQLiteQueueStore: QueueStore {
     /// Inserts every payload and evicts the oldest rows beyond capacity, in one write transaction.
     ///
     /// On any failure (`SQLITE_FULL` included) the transaction is rolled back: nothing of this call
-    /// is stored and every earlier record is intact.
+    /// is stored and every earlier record is intact. `SQLITE_FULL` is retried once after the
+    /// write-ahead log is truncated, as for every write of this store.
     @discardableResult
     package func append(_ payloads: [Data]) throws(StorageError) -> QueueAppendResult {
         guard !payloads.isEmpty else { return QueueAppendResult(ids: [], evicted: 0) }
         return try self.database.withConnection { connection throws(StorageError) in
             var count = 0
-            let result = try connection.transaction(immediate: true) { () throws(StorageError) in
+            let result = try connection.writeTransaction { () throws(StorageError) in
                 // Inside the write transaction, so no other connection can change the count meanwhile.
                 try connection.dropCachesIfChangedElsewhere()
                 count = try self.cachedCount(connection)
@@ -115,11 +116,14 @@ package final class SQLiteQueueStore: QueueStore {
     }
 
     /// Deletes the rows with these ids in one transaction; ids of other queues or unknown ids are ignored.
+    ///
+    /// A delete writes to the write-ahead log too, so it can fail on a full disk; it is retried
+    /// once after the log is checkpointed and truncated (`SQLiteConnection.writeTransaction`).
     package func remove(ids: [Int64]) throws(StorageError) {
         guard !ids.isEmpty else { return }
         try self.database.withConnection { connection throws(StorageError) in
             var count: Int?
-            let removed = try connection.transaction(immediate: true) { () throws(StorageError) -> Int in
+            let removed = try connection.writeTransaction { () throws(StorageError) -> Int in
                 try connection.dropCachesIfChangedElsewhere()
                 count = connection.cachedCounts.removeValue(forKey: self.queue)
                 var removed = 0
@@ -140,7 +144,7 @@ package final class SQLiteQueueStore: QueueStore {
     /// Deletes every row of this queue.
     package func removeAll() throws(StorageError) {
         try self.database.withConnection { connection throws(StorageError) in
-            try connection.transaction(immediate: true) { () throws(StorageError) in
+            try connection.writeTransaction { () throws(StorageError) in
                 try connection.dropCachesIfChangedElsewhere()
                 connection.cachedCounts[self.queue] = nil
                 try connection.withStatement(Self.deleteAllSQL) { statement throws(StorageError) in

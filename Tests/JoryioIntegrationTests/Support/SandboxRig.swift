@@ -151,9 +151,13 @@ final class SandboxRig {
     private var instances: [SandboxSDK] = []
 
     /// Starts the sandbox (the running test must be in the sandbox lane: see `startSandbox()`).
-    init(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    ///
+    /// - Parameter directory: Where the SQLite files go (a fresh temporary directory by default).
+    init(directory: URL? = nil, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         self.sandbox = try await startSandbox(sourceLocation: sourceLocation)
-        self.directory = FileManager.default.temporaryDirectory
+        self.directory =
+            directory
+            ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("joryio-integration-\(UUID().uuidString)", isDirectory: true)
     }
 
