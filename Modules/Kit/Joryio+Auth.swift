@@ -12,7 +12,15 @@ extension Joryio {
     /// never verifies the signature) and uses it for that user's requests; a token set for the next
     /// user before `identify` or `reset()` is kept for them. Supplying a token turns the
     /// `Authorization` header on, with or without `JoryioConfig.enableSdkAuthentication`.
+    ///
+    /// A token that cannot go in a request header (a line break or other control character, a
+    /// space, a non-ASCII character, more than 8,192 characters) is refused with a warning naming
+    /// the reason; the token in use stays (GAP-5).
     public func setSdkAuthenticationToken(_ token: String) {
+        if let problem = AuthTokenCheck.problem(token) {
+            self.warn("setSdkAuthenticationToken: the token \(problem); it is ignored")
+            return
+        }
         self.rememberOrSubmit(.authToken(token)) { $0.setAuthToken(token) }
     }
 

@@ -1,3 +1,5 @@
+internal import JoryioAuth
+
 extension JoryioConfig {
     /// Upper bound of ``batchSize``: events per request (BATCH-1).
     public static let maxBatchSize = 500
@@ -32,6 +34,11 @@ extension JoryioConfig {
         clamp("maxRetries", &config.maxRetries, 0...100)
         clamp("retryBackoffMs", &config.retryBackoffMs, 1...300_000)
         clamp("requestTimeout", &config.requestTimeout, 0.1...600)
+        // A token that would break the Authorization header is not used (GAP-5).
+        if let token = config.sdkAuthenticationToken, let problem = AuthTokenCheck.problem(token) {
+            adjustments.append("sdkAuthenticationToken \(problem); it is ignored")
+            config.sdkAuthenticationToken = nil
+        }
         return (config, adjustments)
     }
 }
