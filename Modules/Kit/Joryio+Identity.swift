@@ -4,10 +4,18 @@ internal import JoryioCore
 /// Identity and sessions (IDENT, SESS).
 extension Joryio {
     /// Identifies the user: joins the device's anonymous history to `userId` on the server. An
-    /// empty id logs a warning and does nothing (IDENT-2).
+    /// empty or whitespace-only id logs a warning and does nothing (IDENT-2).
     public func identify(_ userId: String) {
         guard !userId.isEmpty else {
             self.warn("identify: the user id is empty; nothing changed")
+            return
+        }
+        // Only whitespace is as missing as empty, and would join everyone it reaches into one
+        // profile (IDENT-2, docs/decisions.md "Hardening (issue 12)").
+        if userId.unicodeScalars.allSatisfy(\.properties.isWhitespace) {
+            self.warn(
+                "identify: the user id is blank (\(userId.unicodeScalars.count) whitespace characters); nothing changed"
+            )
             return
         }
         let now = self.environment.clock.now()
