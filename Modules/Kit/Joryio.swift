@@ -168,7 +168,24 @@ public final class Joryio: Sendable {
     /// An empty screen name logs a warning and records nothing.
     public func trackScreen(_ name: String, properties: [String: Any]? = nil) {
         let timestamp = self.environment.clock.now()
-        guard let conversion = self.convert(properties, call: "trackScreen", name: name) else { return }
+        // The name becomes the `screen_name` property: one over the properties' limit alone drops
+        // the event here, with a line naming this call (EVT-5).
+        if name.utf8.count > EventValidator.maxPropertiesBytes {
+            self.warn(
+                "trackScreen \"\(String(name.prefix(64)))…\" dropped: the screen name is \(name.utf8.count) bytes "
+                    + "(the properties hold at most \(EventValidator.maxPropertiesBytes))"
+            )
+            return
+        }
+        guard var converted = self.convert(properties, call: "trackScreen", name: name) else { return }
+        // Warned here, so the line names this call rather than the `Screen Viewed` event (EVT-4).
+        for dropped in converted.dropped {
+            self.warn(
+                "trackScreen \"\(String(name.prefix(64)))\": dropped property \(dropped.path) (\(dropped.reason))"
+            )
+        }
+        converted.dropped = []
+        let conversion = converted
         self.submit(.event, publishes: false) {
             $0.trackScreen(name: name, conversion: conversion, timestamp: timestamp)
         }
