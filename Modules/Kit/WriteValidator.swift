@@ -131,20 +131,30 @@ enum WriteValidator {
             || !label.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x5F })
         {
             return
-                "the label \"\(label.prefix(80))\" must be 1–\(Self.maxLabelLength) lowercase letters, digits or underscores"
+                "the label \(Self.quoted(label)) must be 1–\(Self.maxLabelLength) lowercase letters, digits or underscores"
         }
         if name.isEmpty { return "the alias value (name:) is empty" }
         if name.count > Self.maxNameLength { return "the alias value is longer than \(Self.maxNameLength) characters" }
         return nil
     }
 
+    /// `text` in quotes for a log line: at most 80 characters, control characters escaped
+    /// (`\n`, `\u{0}`), so hostile input keeps the line one readable line.
+    static func quoted(_ text: String) -> String {
+        var output = "\""
+        for scalar in text.unicodeScalars.prefix(80) {
+            output += scalar.properties.generalCategory == .control ? scalar.escaped(asASCII: true) : String(scalar)
+        }
+        return output + (text.unicodeScalars.count > 80 ? "…\"" : "\"")
+    }
+
     /// Why a subscription call cannot be sent, or `nil` (SUB-3, SUB-10).
     static func subscriptionProblem(channel: String, status: String? = nil, groupId: String? = nil) -> String? {
         if !Self.channels.contains(channel) {
-            return "unknown channel \"\(channel.prefix(80))\" (email, sms, whatsapp, push or viber)"
+            return "unknown channel \(Self.quoted(channel)) (email, sms, whatsapp, push or viber)"
         }
         if let status, !Self.statuses.contains(status) {
-            return "unknown status \"\(status.prefix(80))\" (optedIn, subscribed or unsubscribed)"
+            return "unknown status \(Self.quoted(status)) (optedIn, subscribed or unsubscribed)"
         }
         if let groupId, groupId.isEmpty || groupId.count > 128 {
             return "the group id must be 1–128 characters"
