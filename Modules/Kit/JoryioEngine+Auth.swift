@@ -86,7 +86,11 @@ extension JoryioEngine {
             self.logger.warning(
                 "setSdkAuthenticationToken: the token's subject cannot be read; it is used for the current user"
             )
-        case .stored, .heldForNextUser:
+        case .heldForNextUser:
+            self.logger.warning(
+                "setSdkAuthenticationToken: the token's subject cannot be read and nobody is identified; it is kept for the next identified user"
+            )
+        case .stored:
             break
         }
         self.persistAuth()

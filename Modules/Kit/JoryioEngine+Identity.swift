@@ -33,13 +33,23 @@ extension JoryioEngine {
     }
 
     /// Runs `input` through the identity machine and carries out its actions, in order.
+    ///
+    /// The identify write is queued last, once the token book and every feature know the new
+    /// user: a token kept for the next identified user (AUTH-6) is then already theirs when the
+    /// write leaves, which may be at once.
     func identity(_ input: IdentityStateMachine.Input, at now: Date) {
         let actions = self.state.withValue { $0.identityMachine.handle(input) }
+        var identifies: [String] = []
+        defer {
+            for userId in identifies {
+                self.enqueueDurable(.identify, timestamp: now, userId: .some(userId))
+            }
+        }
         for action in actions {
             if Self.store(action, stores: self.stores, logger: self.logger) { continue }
             switch action {
             case .enqueueIdentify(let userId):
-                self.enqueueDurable(.identify, timestamp: now, userId: .some(userId))
+                identifies.append(userId)
             case .startNewSession:
                 let sessionId = self.environment.identifiers.next()
                 self.state.withValue { _ = $0.sessions.startNew(at: now, id: sessionId) }

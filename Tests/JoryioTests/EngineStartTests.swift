@@ -195,3 +195,20 @@ import Testing
         #expect(warnings.contains("50 more warnings about calls made before initialize() were not kept"))
     }
 }
+
+/// A token whose subject cannot be read, set while nobody is identified, is kept for the next user
+/// with a warning (AUTH-6).
+@Suite struct UnreadableTokenTests {
+    @Test("a token without a readable sub, set before any identify, is kept for the next user with a warning")
+    func heldForNextUserIsLogged() {
+        let transport = RecordingTransport()
+        let sdk = TestSDK(transport: transport)
+        sdk.start()
+        sdk.joryio.setSdkAuthenticationToken("not-a-jwt")
+        sdk.joryio.identify("alice")
+        sdk.scheduler.runUntilIdle()
+        #expect(sdk.messages(at: .warning).contains { $0.contains("kept for the next identified user") })
+        let identify = transport.requests.first { $0.url.path.hasSuffix("/v1/identify") }
+        #expect(identify?.header("Authorization") == "Bearer not-a-jwt")
+    }
+}
