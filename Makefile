@@ -61,7 +61,7 @@ test-swift: test-unit test-sandbox-swift
 ## pool, SQLite and file storage, the engine, and the sandbox suites over real HTTP) built with
 ## ThreadSanitizer and the strict flags, in its own scratch path (.build/tsan) so the normal build
 ## cache is kept. Any TSan report fails the run (the test process exits 66). There is no suppression
-## file: the suite runs clean. About 1.5 min cold, 25 s warm on 2 cores (docs/decisions.md).
+## file: the suite runs clean. About 2.5 min cold, 30 s warm on 2 cores (docs/decisions.md).
 TSAN = --sanitize=thread --scratch-path .build/tsan
 test-tsan: deps
 	$(SWIFT) build --build-tests $(TSAN) $(STRICT)
