@@ -11,7 +11,7 @@ export NO_PROXY := 127.0.0.1,localhost,::1
 export no_proxy := 127.0.0.1,localhost,::1
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: consumer deps build test test-swift test-unit test-sandbox-swift test-sandbox test-tsan demo bench lint format generate check-generated check-rules docs clean
+.PHONY: consumer deps build test test-swift test-unit test-sandbox-swift test-sandbox test-tsan demo bench fuzz fuzz-build fuzz-smoke lint format generate check-generated check-rules docs clean
 
 ## deps: install the system libraries the package links (sqlite3, libcurl, zlib) when missing.
 deps:
@@ -83,6 +83,40 @@ consumer: deps
 ## Quiet the machine first: other builds on the 2 cores skew every figure.
 bench: deps
 	$(SWIFT) run -c release joryio-bench
+
+## fuzz / fuzz-smoke: libFuzzer over every parser of outside bytes (issue 12; Tools/Fuzz/<Name>, one
+## executable per parser). fuzz-build compiles them in release with `-sanitize=fuzzer,address` into
+## their own scratch path (the normal build cache is untouched). `make fuzz` runs each target for
+## FUZZ_SECONDS (default 300), growing .build/fuzz/corpus/<Name> from the checked-in seeds in
+## Tools/Fuzz/Corpus/<Name>; `make fuzz-smoke` runs each for FUZZ_SMOKE_SECONDS (10). A crash stops the
+## run and leaves its input in .build/fuzz/artifacts/<Name>/; replay it with the normal build's
+## `.build/debug/fuzz-<Name> <file>`. Each run ends with libFuzzer's `cov:` and `exec/s` figures.
+FUZZ_TARGETS = BatchResponse AttributeResponse DurableResponse DurableWriteCodec AttributeWriteCodec \
+	AuthTokenBook SettingsFile JWT JSONValue RetryAfter
+FUZZ_SECONDS ?= 300
+FUZZ_SMOKE_SECONDS ?= 10
+FUZZ_SCRATCH = .build/fuzz
+FUZZ_FLAGS = -c release --scratch-path $(FUZZ_SCRATCH) -Xswiftc -sanitize=fuzzer,address -Xswiftc -DJORYIO_FUZZ
+FUZZ_RUN = set -e; for name in $(FUZZ_TARGETS); do \
+		rm -rf $(FUZZ_SCRATCH)/artifacts/$$name; mkdir -p $(FUZZ_SCRATCH)/corpus/$$name $(FUZZ_SCRATCH)/artifacts/$$name; \
+		echo "== fuzz-$$name ($$seconds s)"; \
+		ASAN_OPTIONS=detect_leaks=0 $(FUZZ_SCRATCH)/release/fuzz-$$name -max_total_time=$$seconds -print_final_stats=1 -detect_leaks=0 \
+			-artifact_prefix=$(FUZZ_SCRATCH)/artifacts/$$name/ \
+			$(FUZZ_SCRATCH)/corpus/$$name Tools/Fuzz/Corpus/$$name 2>&1 \
+			| grep -E '^(\#[0-9]+[[:space:]]+DONE|stat::|==[0-9]+==|SUMMARY|Fatal error|.*fuzz property failed)' \
+			|| true; \
+		test -z "$$(ls -A $(FUZZ_SCRATCH)/artifacts/$$name)" \
+			|| { echo "error: fuzz-$$name found a crash: $(FUZZ_SCRATCH)/artifacts/$$name" >&2; exit 1; }; \
+	done
+
+fuzz-build: deps
+	@set -e; for name in $(FUZZ_TARGETS); do $(SWIFT) build $(FUZZ_FLAGS) --product fuzz-$$name; done
+
+fuzz: fuzz-build
+	@seconds=$(FUZZ_SECONDS); $(FUZZ_RUN)
+
+fuzz-smoke: fuzz-build
+	@seconds=$(FUZZ_SMOKE_SECONDS); $(FUZZ_RUN)
 
 ## generate: docs/API.md, Modules/Kit/PrivacyInfo.xcprivacy and docs/PrivacyInfo.json through the
 ## two command plugins (the same commands a release pipeline runs). Commit the result.

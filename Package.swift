@@ -16,6 +16,15 @@ func system(_ name: String, pkgConfig: String, apt: String) -> Target {
     )
 }
 
+/// A libFuzzer target `fuzz-<name>` in `Tools/Fuzz/<name>` (issue 12; `make fuzz`).
+func fuzzTarget(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .executableTarget(
+        name: "fuzz-\(name)",
+        dependencies: dependencies + ["JoryioFuzzSupport"],
+        path: "Tools/Fuzz/\(name)"
+    )
+}
+
 let package = Package(
     name: "joryio-swift-sdk",
     platforms: [.iOS(.v14), .macOS(.v11)],
@@ -125,6 +134,20 @@ let package = Package(
             ),
             path: "Plugins/GeneratePrivacyManifest"
         ),
+        // Fuzz targets (issue 12): one executable per parser of outside bytes, each linking only the
+        // modules it exercises. `make fuzz` builds them with libFuzzer; a normal build makes replayers.
+        .target(name: "JoryioFuzzSupport", path: "Tools/Fuzz/Support"),
+        fuzzTarget("BatchResponse", ["JoryioCore", "JoryioDelivery"]),
+        fuzzTarget("AttributeResponse", ["JoryioCore", "JoryioDelivery"]),
+        fuzzTarget("DurableResponse", ["JoryioCore", "JoryioDelivery"]),
+        fuzzTarget("DurableWriteCodec", ["JoryioDelivery"]),
+        fuzzTarget("AttributeWriteCodec", ["JoryioDelivery"]),
+        fuzzTarget("AuthTokenBook", ["JoryioAuth"]),
+        fuzzTarget("SettingsFile", ["JoryioStorage"]),
+        fuzzTarget("JWT", ["JoryioAuth"]),
+        fuzzTarget("JSONValue", ["JoryioCore"]),
+        fuzzTarget("RetryAfter", ["JoryioCore"]),
+
         // Shared by the test targets only: the `.sandbox` tag and the lane check (Tests/Lanes/SandboxLane.swift).
         .target(name: "JoryioTestLanes", dependencies: ["JoryioTesting"], path: "Tests/Lanes"),
 

@@ -137,6 +137,20 @@ import Testing
         #expect(DurableWriteCodec.decode(Data(#"{"id":"c","kind":"identify","timestamp":1,"v":1}"#.utf8)) != nil)
     }
 
+    @Test("a stored timestamp a Date cannot hold to the millisecond does not decode (a fuzzer's find)")
+    func codecRejectsHugeTimestamps() throws {
+        let record = { (milliseconds: Int64) in
+            Data(#"{"id":"c","kind":"identify","timestamp":\#(milliseconds),"v":1}"#.utf8)
+        }
+        for milliseconds: Int64 in [1_767_225_607_125_600_123, -4_000_000_000_001, 4_000_000_000_001, .max, .min] {
+            #expect(DurableWriteCodec.decode(record(milliseconds)) == nil, "\(milliseconds)")
+        }
+        for milliseconds: Int64 in [4_000_000_000_000, -4_000_000_000_000, 4_000_000_000_000 - 1] {
+            let decoded = try #require(DurableWriteCodec.decode(record(milliseconds)))
+            #expect(DurableWriteCodec.decode(DurableWriteCodec.encode(decoded)) == decoded, "\(milliseconds)")
+        }
+    }
+
     @Test("response classes (wire v2, SDK handling summary)")
     func outcomes() {
         let now = Date(timeIntervalSince1970: 1_767_225_600)

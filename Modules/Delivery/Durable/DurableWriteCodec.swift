@@ -46,7 +46,8 @@ package enum DurableWriteCodec {
     package static func decode(_ payload: Data) -> DurableWrite? {
         guard let object = JSONValue.parse(payload), object.objectValue != nil,
             let id = object["id"]?.stringValue, !id.isEmpty,
-            let milliseconds = object["timestamp"]?.intValue
+            let milliseconds = object["timestamp"]?.intValue,
+            (-Self.maxMilliseconds...Self.maxMilliseconds).contains(milliseconds)
         else { return nil }
         let kind: DurableWrite.Kind?
         switch object["v"]?.intValue {
@@ -63,6 +64,12 @@ package enum DurableWriteCodec {
             timestamp: Date(timeIntervalSince1970: Double(milliseconds) / 1000)
         )
     }
+
+    /// The largest stored timestamp (milliseconds either side of 1970, about the year 2096) that
+    /// decodes: up to it a `Date` holds the whole milliseconds exactly, so the write encodes back to
+    /// the same record. A larger one can only come from a damaged record (found by fuzzing, issue 12:
+    /// it decoded, then encoded as 0).
+    static let maxMilliseconds: Int64 = 4_000_000_000_000
 
     /// Milliseconds since 1970, rounded to the microsecond first and then floored, as
     /// ``JSONTimestamp/string(from:)`` does.

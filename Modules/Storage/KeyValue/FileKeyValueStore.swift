@@ -18,7 +18,8 @@ package final class FileKeyValueStore: KeyValueStore {
         var values: [String: String]
     }
 
-    private enum Loaded {
+    /// What ``decode(_:)`` made of a settings file (package access for the fuzz target).
+    package enum Loaded {
         case values([String: Data])
         case unusable(reason: String)
     }
@@ -84,7 +85,7 @@ package final class FileKeyValueStore: KeyValueStore {
 
     // MARK: - Coding
 
-    private static func encode(_ values: [String: Data]) throws(StorageError) -> Data {
+    package static func encode(_ values: [String: Data]) throws(StorageError) -> Data {
         let envelope = Envelope(version: Self.formatVersion, values: values.mapValues { $0.base64EncodedString() })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -95,7 +96,7 @@ package final class FileKeyValueStore: KeyValueStore {
         }
     }
 
-    private static func decode(_ data: Data) -> Loaded {
+    package static func decode(_ data: Data) -> Loaded {
         guard let envelope = try? JSONDecoder().decode(Envelope.self, from: data) else {
             return .unusable(reason: "corrupt")
         }
