@@ -11,7 +11,7 @@ export NO_PROXY := 127.0.0.1,localhost,::1
 export no_proxy := 127.0.0.1,localhost,::1
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: consumer deps build test test-swift test-unit test-sandbox-swift test-sandbox test-tsan demo bench fuzz fuzz-build fuzz-smoke lint format generate check-generated check-rules docs clean
+.PHONY: consumer deps build test test-swift test-unit test-sandbox-swift test-sandbox test-tsan demo bench fuzz fuzz-build fuzz-smoke fuzz-replay lint format generate check-generated check-rules docs clean
 
 ## deps: install the system libraries the package links (sqlite3, libcurl, zlib) when missing.
 deps:
@@ -117,6 +117,18 @@ fuzz: fuzz-build
 
 fuzz-smoke: fuzz-build
 	@seconds=$(FUZZ_SMOKE_SECONDS); $(FUZZ_RUN)
+
+## fuzz-replay: what CI runs: every checked-in corpus input once, through the sanitized fuzz builds
+## (deterministic: a random run can find a new input at any time, which belongs in an issue and in the
+## corpus, not in a failed landing).
+fuzz-replay: fuzz-build
+	@set -e; for name in $(FUZZ_TARGETS); do \
+		echo "== fuzz-$$name: replaying Tools/Fuzz/Corpus/$$name"; \
+		log=$(FUZZ_SCRATCH)/replay-$$name.log; \
+		if ASAN_OPTIONS=detect_leaks=0 $(FUZZ_SCRATCH)/release/fuzz-$$name -runs=0 -detect_leaks=0 \
+			Tools/Fuzz/Corpus/$$name > $$log 2>&1; then tail -2 $$log; \
+		else cat $$log; echo "error: fuzz-$$name failed on its corpus" >&2; exit 1; fi; \
+	done
 
 ## generate: docs/API.md, Modules/Kit/PrivacyInfo.xcprivacy and docs/PrivacyInfo.json through the
 ## two command plugins (the same commands a release pipeline runs). Commit the result.

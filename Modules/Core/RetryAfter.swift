@@ -12,6 +12,12 @@ package enum RetryAfter {
         if let seconds = Double(trimmed), seconds.isFinite, seconds >= 0 {
             return seconds
         }
+        // An HTTP date is short printable ASCII. Anything else never reaches `DateFormatter`, which
+        // traps on some non-ASCII input on Linux (found by fuzz-BatchResponse): a lying server or
+        // proxy must not crash the app.
+        guard trimmed.utf8.count <= 64, trimmed.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
+            return nil
+        }
         for format in Self.formats {
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")

@@ -26,4 +26,16 @@ import Testing
         #expect(response.header("retry-after") == "7")
         #expect(HTTPResponse(status: 503).retryAfter(now: self.now) == nil)
     }
+
+    @Test("a value that is not short printable ASCII is no date, and never reaches DateFormatter")
+    func hostileValues() {
+        for value in [
+            "F\u{64C}\u{FFFD}success\": false", "Thu, 01 Jan 2026 00:00:00 GMT\u{0}",
+            "\u{0645}\u{0631}\u{062D}\u{0628}\u{0627}",
+            String(repeating: "9", count: 65) + "x", "Thu,\u{A0}01 Jan 2026 00:00:00 GMT",
+        ] {
+            #expect(RetryAfter.parse(value, now: self.now) == nil)
+        }
+        #expect(RetryAfter.parse("Thu, 01 Jan 2026 00:01:00 GMT", now: self.now) == 60)
+    }
 }
