@@ -136,7 +136,7 @@ let package = Package(
         ),
         // Fuzz targets (issue 12): one executable per parser of outside bytes, each linking only the
         // modules it exercises. `make fuzz` builds them with libFuzzer; a normal build makes replayers.
-        .target(name: "JoryioFuzzSupport", path: "Tools/Fuzz/Support"),
+        .target(name: "JoryioFuzzSupport", dependencies: ["JoryioCore"], path: "Tools/Fuzz/Support"),
         fuzzTarget("BatchResponse", ["JoryioCore", "JoryioDelivery"]),
         fuzzTarget("AttributeResponse", ["JoryioCore", "JoryioDelivery"]),
         fuzzTarget("DurableResponse", ["JoryioCore", "JoryioDelivery"]),
@@ -149,7 +149,7 @@ let package = Package(
         fuzzTarget("RetryAfter", ["JoryioCore"]),
 
         // Shared by the test targets only: the `.sandbox` tag and the lane check (Tests/Lanes/SandboxLane.swift).
-        .target(name: "JoryioTestLanes", dependencies: ["JoryioTesting"], path: "Tests/Lanes"),
+        .target(name: "JoryioTestLanes", dependencies: ["JoryioTesting", "JoryioCore"], path: "Tests/Lanes"),
 
         .testTarget(
             name: "JoryioToolsCoreTests",
@@ -176,8 +176,7 @@ let package = Package(
             name: "JoryioTests",
             dependencies: [
                 "Joryio", "JoryioKit", "JoryioFeature", "JoryioConsent", "JoryioCore", "JoryioDelivery",
-                "JoryioStorage",
-                "JoryioTransport", "JoryioTesting",
+                "JoryioStorage", "JoryioTransport", "JoryioTesting", "JoryioTestLanes",
             ]
         ),
         .testTarget(name: "JoryioCoreTests", dependencies: ["JoryioCore", "JoryioTesting", "JoryioTestLanes"]),

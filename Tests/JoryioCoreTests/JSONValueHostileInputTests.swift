@@ -1,5 +1,6 @@
 import Foundation
 import JoryioCore
+import JoryioTestLanes
 import Testing
 
 /// Property values that used to crash the caller's thread (issue 12, defect 1): dates a timestamp

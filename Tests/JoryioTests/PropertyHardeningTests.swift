@@ -1,6 +1,7 @@
 import Foundation
 import Joryio
 import JoryioCore
+import JoryioTestLanes
 import JoryioTesting
 import Testing
 

@@ -1,4 +1,5 @@
 public import Foundation
+public import JoryioCore
 
 #if JORYIO_FUZZ
 /// libFuzzer's entry for a program that has its own `main` (LLVM 11 and later). SwiftPM renames
@@ -80,4 +81,25 @@ public struct FuzzInput {
 
     /// The rest of the input.
     public var rest: Data { Data(self.bytes) }
+}
+
+extension FuzzInput {
+    /// A server answer for the response classifiers: byte 1 picks the status (mostly the ones the
+    /// protocol names), byte 2 the request's item count, byte 3 whether a `Retry-After` header
+    /// (the bytes up to the first newline of the rest) comes with the body (the remaining bytes).
+    public mutating func response() -> (response: HTTPResponse, items: Int) {
+        let statuses = [200, 200, 200, 201, 204, 400, 401, 402, 403, 404, 409, 413, 422, 429, 500, 503]
+        let selector = Int(self.byte())
+        let status = selector < 240 ? statuses[selector % statuses.count] : 100 + selector
+        let items = Int(self.byte())
+        let withRetryAfter = self.byte() % 2 == 1
+        var headers: [String: String] = [:]
+        var body = self.rest
+        if withRetryAfter {
+            let line = body.prefix { $0 != 0x0A }
+            headers["Retry-After"] = String(decoding: line, as: UTF8.self)
+            body = body.dropFirst(line.count + 1)
+        }
+        return (HTTPResponse(status: status, headers: headers, body: Data(body)), items)
+    }
 }

@@ -1,12 +1,12 @@
-import Foundation
-import JoryioCore
+internal import Foundation
+internal import JoryioCore
 
 /// Runs `body` on a new thread with `stackSize` bytes of stack (the platform's default when `nil`)
 /// and returns its result once the thread is done.
 ///
 /// iOS gives secondary threads 512 KiB and the main thread 1 MiB, so code that runs on the caller's
 /// thread must hold there: a stack overflow here ends the whole test process.
-func onThread<Result>(stackSize: Int?, _ body: @escaping @Sendable () -> Result) -> Result {
+package func onThread<Result>(stackSize: Int?, _ body: @escaping @Sendable () -> Result) -> Result {
     let result = Locked<Result?>(nil)
     let done = DispatchSemaphore(value: 0)
     let thread = Thread {
@@ -26,12 +26,12 @@ func onThread<Result>(stackSize: Int?, _ body: @escaping @Sendable () -> Result)
 /// Every level is kept, so ``release()`` can drop the chain outermost first: releasing it from the
 /// top alone would free one level inside the other, recursing once per level, and overflow the
 /// stack of whichever thread did it.
-final class DeepNesting: Sendable {
-    let levels: Int
+package final class DeepNesting: Sendable {
+    package let levels: Int
     private let chain: Locked<[Any]>
 
     /// Dictionaries (key `k`) or arrays nested `levels` deep around the integer 1.
-    init(levels: Int, arrays: Bool = false) {
+    package init(levels: Int, arrays: Bool = false) {
         var chain: [Any] = []
         chain.reserveCapacity(levels)
         var current: Any = 1
@@ -44,12 +44,12 @@ final class DeepNesting: Sendable {
     }
 
     /// The outermost container.
-    var value: Any {
+    package var value: Any {
         self.chain.withLock { $0.last ?? 1 }
     }
 
     /// Frees the chain one level at a time, outermost first.
-    func release() {
+    package func release() {
         self.chain.withLock { chain in
             while !chain.isEmpty { chain.removeLast() }
         }
