@@ -47,7 +47,7 @@ let package = Package(
         system("CJoryioCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
 
         module("JoryioCore", "Core"),
-        module("JoryioStorage", "Storage", ["JoryioCore", "CJoryioSQLite"]),
+        module("JoryioStorage", "Storage", ["JoryioCore", "CJoryioSQLite", "CJoryioZlib"]),
         module(
             "JoryioTransport",
             "Transport",

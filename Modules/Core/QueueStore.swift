@@ -55,3 +55,29 @@ public protocol QueueStore: Sendable {
     /// The number of records stored.
     func count() throws(StorageError) -> Int
 }
+
+/// A small named value a ``MarkedQueueStore`` stores in the same transaction as an append: the SDK
+/// records how far it has read its event journal together with the events it read, so a restart
+/// never replays an event twice nor skips one.
+package struct QueueMark: Sendable, Equatable {
+    /// The mark's name (for example `journal`).
+    package var name: String
+    /// Its value.
+    package var value: String
+
+    /// Creates a mark.
+    package init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// A ``QueueStore`` that can store a ``QueueMark`` atomically with an append (SQLite does).
+package protocol MarkedQueueStore: QueueStore {
+    /// Appends `payloads` (possibly none) and sets `mark`, in one transaction: both or neither.
+    @discardableResult
+    func append(_ payloads: [Data], mark: QueueMark) throws(StorageError) -> QueueAppendResult
+
+    /// The value last stored for the mark `name`, `nil` when none was.
+    func mark(named name: String) throws(StorageError) -> String?
+}

@@ -3,6 +3,7 @@ internal import JoryioAuth
 internal import JoryioConsent
 internal import JoryioDelivery
 internal import JoryioIdentity
+internal import JoryioStorage
 
 /// Everything the engine changes, in one value owned by its executor (ARCHITECTURE §3).
 ///
@@ -19,6 +20,14 @@ struct EngineState {
         var failing = false
     }
 
+    /// How far the engine has read the event journal, and how far that is stored (issue 12).
+    struct JournalCursor {
+        /// The position after the last record read (its event is pending or was dropped).
+        var read: JournalPosition
+        /// The position stored with the events, in the same transaction.
+        var committed: JournalPosition
+    }
+
     /// The ids, and the identify owed at start or kept while collection is off (IDENT, GAP-22).
     var identityMachine: IdentityStateMachine
     /// The ids the SDK works with now.
@@ -29,6 +38,7 @@ struct EngineState {
     var sessions: SessionTracker
     var auth: AuthState
     var pending = PendingEvents()
+    var journal = JournalCursor(read: .origin, committed: .origin)
     var plugins: [any JoryioEventPlugin] = []
     /// The token given for this launch (config or before `initialize()`), kept by a pre-init wipe (AUTH-6).
     var launchToken: String?

@@ -14,7 +14,7 @@ extension JoryioEnvironment {
     /// URLSession (Apple), and the stores chosen by the configuration.
     package static func live() -> JoryioEnvironment {
         let settings = SettingsCache()
-        return JoryioEnvironment(
+        var environment = JoryioEnvironment(
             scheduler: SerialQueueScheduler(label: "io.joryio.engine"),
             clock: SystemClock(),
             identifiers: UUIDGenerator(),
@@ -37,6 +37,8 @@ extension JoryioEnvironment {
             },
             sessionStartFacts: Self.sessionStartFacts()
         )
+        environment.journalLinger = 0.002
+        return environment
     }
 
     /// Real device and environment facts for `Session Start` (SESS-3).
@@ -141,14 +143,20 @@ extension JoryioEnvironment {
                     clock: clock,
                     logger: logger
                 )
+                let events = SQLiteQueueStore(database: database, queue: "events", capacity: capacity)
                 return JoryioStores(
-                    events: SQLiteQueueStore(database: database, queue: "events", capacity: capacity),
+                    events: events,
                     keyValue: settings(directory),
                     secure: secure(directory),
                     durable: SQLiteQueueStore(
                         database: database,
                         queue: "durable",
                         capacity: JoryioStores.durableCapacity
+                    ),
+                    journal: JoryioStores.openJournal(
+                        at: directory.appendingPathComponent(keyName + ".journal"),
+                        for: events,
+                        logger: logger
                     )
                 )
             }

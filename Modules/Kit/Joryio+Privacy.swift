@@ -50,7 +50,7 @@ extension Joryio {
             }
             let sequence = Self.nextSequence(&state)
             self.board.show(.privacy(decision), until: sequence)
-            self.environment.scheduler.enqueue { engine.run(sequence) { $0.handle(decision) } }
+            self.enqueue(sequence, on: engine) { $0.handle(decision) }
         }
     }
 

@@ -1,6 +1,7 @@
 internal import Foundation
 internal import JoryioConsent
 internal import JoryioCore
+internal import JoryioStorage
 
 /// How calls reach the engine: in call order, with a sequence number for the getters, or into the
 /// pre-init list until `initialize()`.
@@ -23,7 +24,7 @@ extension Joryio {
             if let engine = state.engine {
                 let sequence = Self.nextSequence(&state)
                 if let change { self.board.show(change, until: sequence) }
-                self.environment.scheduler.enqueue { engine.run(sequence, publishes: publishes, call) }
+                self.enqueue(sequence, on: engine, publishes: publishes, call)
                 return
             }
             let entry = PreInitEntry.call(kind, change, call)
@@ -46,9 +47,7 @@ extension Joryio {
         self.state.withLock { state in
             if let engine = state.engine {
                 let sequence = Self.nextSequence(&state)
-                self.environment.scheduler.enqueue {
-                    engine.run(sequence, publishes: false) { $0.log.warning(message) }
-                }
+                self.enqueue(sequence, on: engine, publishes: false) { $0.log.warning(message) }
             } else if state.preInit.lazy.filter({ if case .log = $0 { true } else { false } }).count
                 < Self.preInitLogCapacity
             {
@@ -64,12 +63,66 @@ extension Joryio {
         self.state.withLock { state in
             if let engine = state.engine {
                 let sequence = Self.nextSequence(&state)
-                self.environment.scheduler.enqueue { engine.run(sequence, call) }
+                self.enqueue(sequence, on: engine, call)
             } else {
                 self.remember(entry, &state)
             }
         }
     }
+
+    /// Queues call `sequence` as an engine job (the caller holds the facade's lock); `track()`
+    /// records journaled after it wait for it, so calls run in the order made.
+    func enqueue(
+        _ sequence: UInt64,
+        on engine: JoryioEngine,
+        publishes: Bool = true,
+        _ call: @escaping @Sendable (JoryioEngine) -> Void
+    ) {
+        engine.journal?.pushFence(sequence)
+        self.environment.scheduler.enqueue { engine.run(sequence, publishes: publishes, call) }
+    }
+
+    /// A checked `track()`: appended to the engine's journal, so it survives a kill of the process
+    /// from the moment this returns (issue 12, defect 6), and no job is queued for it unless the
+    /// engine is idle. Without a journal (before `initialize()`, in-memory storage, another
+    /// instance holding the file), when the event is too large for it, or when the journal stays
+    /// full (the engine cannot store, or this is the engine's own thread), it is queued as a job.
+    func submitTrack(name: String, encodedProperties: [UInt8], timestamp: Date) {
+        let bodySize = JournalTrackRecord.size(name: name, properties: encodedProperties)
+        var waited = false
+        while true {
+            let (outcome, journal) = self.state.withLock { state -> (EventJournal.AppendResult?, EventJournal?) in
+                guard let engine = state.engine, let journal = engine.journal else { return (nil, nil) }
+                let sequence = Self.nextSequence(&state)
+                let outcome = journal.append(fence: sequence, bodySize: bodySize) { buffer in
+                    JournalTrackRecord.write(
+                        name: name,
+                        timestamp: timestamp,
+                        properties: encodedProperties,
+                        into: buffer
+                    )
+                }
+                if case .appended(wake: true) = outcome {
+                    self.environment.scheduler.enqueue { engine.drainJournalPass() }
+                }
+                return (outcome, journal)
+            }
+            guard case .full = outcome, let journal, !waited, !self.environment.scheduler.isRunningJob else {
+                if case .appended = outcome { return }
+                break
+            }
+            // The engine is behind by a whole journal: wait for it to store some (it frees space
+            // every group commit), rather than hold the event in memory only.
+            waited = !journal.waitForSpace(bodySize: bodySize, timeout: Self.journalWait)
+        }
+        self.submit(.event, publishes: false) {
+            $0.track(name: name, encodedProperties: encodedProperties, timestamp: timestamp)
+        }
+    }
+
+    /// The longest a `track()` waits for the engine to free journal space before queueing the
+    /// event in memory instead.
+    static let journalWait: TimeInterval = 1
 
     /// The next sequence number, taken under the facade's lock so numbers follow call order.
     static func nextSequence(_ state: inout State) -> UInt64 {

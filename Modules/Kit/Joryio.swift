@@ -2,6 +2,7 @@ package import Foundation
 internal import JoryioConsent
 internal import JoryioCore
 public import JoryioDelivery
+internal import JoryioStorage
 
 /// The Joryio SDK: event tracking with a durable offline queue.
 ///
@@ -108,6 +109,7 @@ public final class Joryio: Sendable {
             for change in entries.compactMap(\.change) {
                 self.board.show(change, until: sequence)
             }
+            engine.journal?.pushFence(sequence)
             self.environment.scheduler.enqueue {
                 if dropped > 0 {
                     engine.log.warning(
@@ -161,7 +163,10 @@ public final class Joryio: Sendable {
     public func track(_ name: String, properties: [String: Any]? = nil) {
         let timestamp = self.environment.clock.now()
         guard let conversion = self.convert(properties, call: "track", name: name) else { return }
-        self.submit(.event, publishes: false) { $0.track(name: name, conversion: conversion, timestamp: timestamp) }
+        for dropped in conversion.dropped {
+            self.warn("track \"\(name)\": dropped property \(dropped.path) (\(dropped.reason))")
+        }
+        self.submitEvent(name: name, properties: conversion.value, timestamp: timestamp)
     }
 
     /// Records a `Screen Viewed` event with `screen_name` set to `name`, merged with `properties`.
@@ -184,11 +189,23 @@ public final class Joryio: Sendable {
                 "trackScreen \"\(String(name.prefix(64)))\": dropped property \(dropped.path) (\(dropped.reason))"
             )
         }
-        converted.dropped = []
-        let conversion = converted
-        self.submit(.event, publishes: false) {
-            $0.trackScreen(name: name, conversion: conversion, timestamp: timestamp)
+        guard !name.isEmpty else {
+            self.warn("trackScreen dropped: the screen name is empty")
+            return
         }
+        converted.value["screen_name"] = .string(name)
+        self.submitEvent(name: "Screen Viewed", properties: converted.value, timestamp: timestamp)
+    }
+
+    /// Checks an event against the server's limits on the caller's thread (EVT-3, EVT-5) and hands
+    /// it on with its properties in canonical JSON; an invalid one is dropped with a warning.
+    private func submitEvent(name: String, properties: [String: JSONValue], timestamp: Date) {
+        let encoded = JoryioEngine.encode(properties)
+        if let problem = EventValidator.problem(name: name, properties: properties, encodedProperties: encoded) {
+            self.warn("track \"\(String(name.prefix(64)))\" dropped: \(problem)")
+            return
+        }
+        self.submitTrack(name: name, encodedProperties: encoded, timestamp: timestamp)
     }
 
     /// Converts an event's properties on the caller's thread, looking no deeper than the server's

@@ -1,23 +1,45 @@
 package import Foundation
 internal import JoryioConsent
-package import JoryioCore
+internal import JoryioCore
 internal import JoryioDelivery
 internal import JoryioIdentity
+internal import JoryioStorage
 
 /// The event pipeline on the engine (EVT, BATCH): validate → gate → enrich → plugins → persist.
 extension JoryioEngine {
-    /// Validates, runs plugins, and queues one event for the next group commit.
-    package func track(name: String, conversion: JSONValue.Conversion, timestamp: Date) {
-        for dropped in conversion.dropped {
-            self.logger.warning("track \"\(name)\": dropped property \(dropped.path) (\(dropped.reason))")
-        }
+    /// One `track()` or `trackScreen()` call, checked on the caller's thread (EVT-3…5): its name,
+    /// its properties already in canonical JSON, and when it was made. Gate → plugins → persist.
+    package func track(name: String, encodedProperties: [UInt8], timestamp: Date) {
         guard self.state.value.privacy.state.gate(.event) != .drop else {
             self.logger.debug(
                 "track \"\(String(name.prefix(64)))\" dropped: collection is not allowed (opted out or consent denied)"
             )
             return
         }
-        self.record(name: name, conversion: conversion, timestamp: timestamp, session: .touch)
+        guard self.state.value.plugins.isEmpty else {
+            // Plugins see the properties as values: decode them back (only when plugins exist).
+            guard case .object(let properties)? = JSONValue.parse(Data(encodedProperties)) else {
+                self.logger.error("track \"\(String(name.prefix(64)))\" dropped: its stored properties do not decode")
+                return
+            }
+            self.record(
+                name: name,
+                conversion: JSONValue.Conversion(value: properties, dropped: []),
+                timestamp: timestamp,
+                session: .touch
+            )
+            return
+        }
+        let identity = self.state.value.identity
+        let event = JoryioEvent(
+            name: name,
+            properties: [:],
+            messageId: self.environment.identifiers.next(),
+            timestamp: timestamp,
+            anonymousId: identity.anonymousId,
+            userId: identity.userId
+        )
+        self.enqueue(event, encodedProperties: encodedProperties, session: .touch, deviceId: identity.deviceId)
     }
 
     /// Which session an event belongs to.
@@ -67,16 +89,21 @@ extension JoryioEngine {
                 return
             }
         }
+        self.enqueue(event, encodedProperties: encoded, session: session, deviceId: identity.deviceId)
+    }
+
+    /// Encodes a valid event into its stored form and queues it for the next group commit.
+    private func enqueue(_ event: JoryioEvent, encodedProperties: [UInt8], session: SessionUse, deviceId: String?) {
         let sessionId: String? =
             switch session {
-            case .touch: self.touchSession(at: timestamp)
+            case .touch: self.touchSession(at: event.timestamp)
             case .fixed(let id): id
             }
         let payload = EventRecordEncoder.encode(
             event,
-            encodedProperties: encoded,
+            encodedProperties: encodedProperties,
             sessionId: sessionId,
-            deviceId: identity.deviceId
+            deviceId: deviceId
         )
         let (scheduleCommit, full) = self.state.withValue { state -> (Bool, Bool) in
             state.pending.payloads.append(Data(payload))
@@ -101,18 +128,6 @@ extension JoryioEngine {
     /// The most events written in one transaction.
     static let maxGroupCommit = 500
 
-    /// `trackScreen`: a `Screen Viewed` event with `screen_name` (EVT-2). The screen name is the
-    /// call's required value, so an empty one is dropped with a warning like `track("")` (EVT-3).
-    package func trackScreen(name: String, conversion: JSONValue.Conversion, timestamp: Date) {
-        guard !name.isEmpty else {
-            self.logger.warning("trackScreen dropped: the screen name is empty")
-            return
-        }
-        var screen = conversion
-        screen.value["screen_name"] = .string(name)
-        self.track(name: "Screen Viewed", conversion: screen, timestamp: timestamp)
-    }
-
     // MARK: - Storage
 
     /// Writes every pending event in one transaction; returns whether anything was stored.
@@ -120,22 +135,34 @@ extension JoryioEngine {
     /// On failure (a full disk, say) the events stay pending in memory, bounded by `maxQueueSize`,
     /// and ``storeFailed(count:error:)`` arms a retry, so they are stored and sent once space is
     /// back even if the app records nothing more.
+    /// With a journal, the position read up to is stored in the same transaction, and only then is
+    /// the journal's space freed: a kill before the commit replays those records, one after it
+    /// does not (issue 12, defect 6).
     @discardableResult
     func commit() -> Bool {
-        let payloads = self.state.withValue { state -> [Data] in
+        let (payloads, mark) = self.state.withValue { state -> ([Data], JournalPosition?) in
             state.pending.commitScheduled = false
-            return state.pending.payloads
+            let cursor = state.journal
+            return (state.pending.payloads, cursor.read != cursor.committed ? cursor.read : nil)
         }
-        guard !payloads.isEmpty else { return false }
+        guard !payloads.isEmpty || mark != nil else { return false }
         self.persistSession()
         do {
-            let result = try self.stores.events.append(payloads)
+            let result: QueueAppendResult
+            if let mark, let marked = self.markedEvents {
+                result = try marked.append(payloads, mark: QueueMark(name: JoryioStores.journalMark, value: mark.mark))
+            } else {
+                result = try self.stores.events.append(payloads)
+            }
             let recovered = self.state.withValue { state -> Bool in
                 state.pending.payloads.removeFirst(min(payloads.count, state.pending.payloads.count))
+                if let mark { state.journal.committed = mark }
                 defer { state.pending.failing = false }
                 return state.pending.failing
             }
+            if let mark { self.journal?.release(to: mark) }
             if recovered {
+                self.journal?.setStoring(true)
                 self.logger.info("stored \(payloads.count) events that were kept in memory; storage works again")
             }
             if result.evicted > 0 {
@@ -144,9 +171,11 @@ extension JoryioEngine {
                 )
             }
         } catch {
+            self.journal?.setStoring(false)
             self.storeFailed(count: payloads.count, error: error)
             return false
         }
+        guard !payloads.isEmpty else { return false }
         let stored = self.refreshStoredCount()
         self.uploader?.eventsStored(queued: stored)
         return true
@@ -213,7 +242,7 @@ extension JoryioEngine {
         ((try? self.stores.events.count()) ?? 0) + self.state.value.pending.payloads.count
     }
 
-    private static func encode(_ properties: [String: JSONValue]) -> [UInt8] {
+    static func encode(_ properties: [String: JSONValue]) -> [UInt8] {
         var bytes: [UInt8] = []
         JSONValue.encode(object: properties, into: &bytes)
         return bytes

@@ -5,6 +5,7 @@ package import JoryioCore
 internal import JoryioDelivery
 internal import JoryioFeature
 internal import JoryioIdentity
+package import JoryioStorage
 
 /// One started SDK instance: all state lives in ``state``, owned by `environment.scheduler`.
 ///
@@ -28,6 +29,10 @@ package final class JoryioEngine: Sendable {
     let uploader: EventUploader?
     /// The durable-write channel, when registered (identify and the opt-out record use it).
     let durable: DurableWriteChannel?
+    /// The journal `track()` appends to, when the event store keeps its read position (SQLite).
+    package let journal: EventJournal?
+    /// The event store, when it stores the journal's position with the events.
+    let markedEvents: (any MarkedQueueStore)?
     private let apiEndpoint: String
 
     /// Opens storage, loads identity, consent, session and tokens, and makes the features. Runs on
@@ -50,6 +55,9 @@ package final class JoryioEngine: Sendable {
         self.logger = logger
         let stores = environment.openStores(config, sdkKey, logger.scoped("storage"))
         self.stores = stores
+        self.markedEvents = stores.events as? any MarkedQueueStore
+        if self.markedEvents == nil { stores.journal?.relinquish() }
+        self.journal = self.markedEvents == nil ? nil : stores.journal
         var identityMachine = IdentityStateMachine()
         let launchActions = identityMachine.handle(
             .launch(Self.launch(config: config, stores: stores, environment: environment, logger: logger))
@@ -63,19 +71,20 @@ package final class JoryioEngine: Sendable {
             configConsent: config.trackingConsent,
             preInit: decisions
         )
-        self.state = ExecutorBound(
-            EngineState(
-                identityMachine: identityMachine,
-                privacy: privacy,
-                startActions: startActions,
-                sessions: SessionTracker(
-                    timeout: config.sessionTimeout,
-                    stored: Self.loadSession(from: stores.keyValue)
-                ),
-                auth: Self.loadAuth(config: config, stores: stores, currentUser: identity.userId, logger: logger)
+        var initial = EngineState(
+            identityMachine: identityMachine,
+            privacy: privacy,
+            startActions: startActions,
+            sessions: SessionTracker(
+                timeout: config.sessionTimeout,
+                stored: Self.loadSession(from: stores.keyValue)
             ),
-            on: environment.scheduler
+            auth: Self.loadAuth(config: config, stores: stores, currentUser: identity.userId, logger: logger)
         )
+        if let journal = self.journal {
+            initial.journal = EngineState.JournalCursor(read: journal.committed, committed: journal.committed)
+        }
+        self.state = ExecutorBound(initial, on: environment.scheduler)
         let reference = EngineReference()
         let context = Self.makeContext(
             reference: reference,
@@ -126,6 +135,9 @@ package final class JoryioEngine: Sendable {
         self.perform(actions)
         forgetStoredDecisions()
         self.identity(.start(identifyGate: self.identifyGate), at: self.environment.clock.now())
+        // What an earlier launch tracked and did not store belongs to its own session: replayed
+        // before this launch's Session Start.
+        self.replayJournal()
         self.announceSessionIfAllowed()
         let kept = PreInitReplay.kept(
             entries,
@@ -164,6 +176,8 @@ package final class JoryioEngine: Sendable {
         }
         self.pruneAuthTokens()
         self.publish(through: sequence)
+        self.journal?.popFence(sequence)
+        self.drainJournalPass()
     }
 
     /// Runs a submitted call, then publishes the state through its sequence number.
@@ -172,6 +186,11 @@ package final class JoryioEngine: Sendable {
     /// queue size, is published where it happens) skips the snapshot; it carries no optimistic
     /// change, and every earlier call's change was retired by that call's own run.
     func run(_ sequence: UInt64, publishes: Bool = true, _ call: (JoryioEngine) -> Void) {
+        if let journal = self.journal {
+            // Every `track()` made before this call is read first: calls run in the order made.
+            self.drainJournal()
+            journal.popFence(sequence)
+        }
         call(self)
         if publishes { self.publish(through: sequence) }
     }

@@ -19,7 +19,7 @@ struct SQLiteQueueStoreTests {
             )
             defer { database.close() }
             #expect(try database.journalMode() == "wal")
-            #expect(try database.schemaVersion() == 1)
+            #expect(try database.schemaVersion() == 2)
         }
     }
 
@@ -168,7 +168,7 @@ struct SQLiteQueueStoreTests {
         #expect(try store.count() == 0)
         try store.append(payloads(2))
         #expect(try allRecords(store).map(\.payload) == payloads(2))
-        #expect(try database.schemaVersion() == 1)
+        #expect(try database.schemaVersion() == 2)
 
         let quarantined = URL(fileURLWithPath: "\(url.path).\(reason)-\(self.clock.millis)")
         #expect(try Data(contentsOf: quarantined) == original)

@@ -25,7 +25,17 @@ enum SQLiteMigrations {
                 );
                 CREATE INDEX queue_records_by_queue ON queue_records (queue, id);
                 """
-        )
+        ),
+        // Issue 12: how far the event journal has been read, stored with the events read from it.
+        Step(
+            version: 2,
+            sql: """
+                CREATE TABLE queue_marks (
+                    name TEXT PRIMARY KEY NOT NULL,
+                    value TEXT NOT NULL
+                );
+                """
+        ),
     ]
 
     /// The newest schema version this SDK knows.

@@ -12,7 +12,7 @@ package import JoryioCore
 /// recomputed when another connection has committed (`PRAGMA data_version`).
 ///
 /// `SQLiteQueueStore` is `Sendable`; calls are serialized by the database's lock.
-package final class SQLiteQueueStore: QueueStore {
+package final class SQLiteQueueStore: MarkedQueueStore {
     private static let insertSQL = "INSERT INTO queue_records (queue, payload) VALUES (?1, ?2)"
     private static let evictSQL = """
         DELETE FROM queue_records WHERE id IN \
@@ -25,6 +25,8 @@ package final class SQLiteQueueStore: QueueStore {
     private static let deleteSQL = "DELETE FROM queue_records WHERE queue = ?1 AND id = ?2"
     private static let deleteAllSQL = "DELETE FROM queue_records WHERE queue = ?1"
     private static let countSQL = "SELECT COUNT(*) FROM queue_records WHERE queue = ?1"
+    private static let setMarkSQL = "INSERT OR REPLACE INTO queue_marks (name, value) VALUES (?1, ?2)"
+    private static let markSQL = "SELECT value FROM queue_marks WHERE name = ?1"
 
     /// The database this store's rows live in.
     package let database: SQLiteDatabase
@@ -55,7 +57,28 @@ package final class SQLiteQueueStore: QueueStore {
     @discardableResult
     package func append(_ payloads: [Data]) throws(StorageError) -> QueueAppendResult {
         guard !payloads.isEmpty else { return QueueAppendResult(ids: [], evicted: 0) }
-        return try self.database.withConnection { connection throws(StorageError) in
+        return try self.append(payloads, setting: nil)
+    }
+
+    /// Inserts every payload (possibly none), evicts beyond capacity and sets `mark`, in one
+    /// write transaction: on any failure neither the rows nor the mark are stored.
+    @discardableResult
+    package func append(_ payloads: [Data], mark: QueueMark) throws(StorageError) -> QueueAppendResult {
+        try self.append(payloads, setting: mark)
+    }
+
+    /// The value last stored for the mark `name` (marks are shared by the queues of one file).
+    package func mark(named name: String) throws(StorageError) -> String? {
+        try self.database.withConnection { connection throws(StorageError) in
+            try connection.withStatement(Self.markSQL) { statement throws(StorageError) in
+                try statement.bind(name, at: 1)
+                return try statement.step() ? statement.text(at: 0) : nil
+            }
+        }
+    }
+
+    private func append(_ payloads: [Data], setting mark: QueueMark?) throws(StorageError) -> QueueAppendResult {
+        try self.database.withConnection { connection throws(StorageError) in
             var count = 0
             let result = try connection.writeTransaction { () throws(StorageError) in
                 // Inside the write transaction, so no other connection can change the count meanwhile.
@@ -82,6 +105,13 @@ package final class SQLiteQueueStore: QueueStore {
                     }
                     evicted = try connection.changes()
                     count -= evicted
+                }
+                if let mark {
+                    try connection.withStatement(Self.setMarkSQL) { statement throws(StorageError) in
+                        try statement.bind(mark.name, at: 1)
+                        try statement.bind(mark.value, at: 2)
+                        _ = try statement.step()
+                    }
                 }
                 return QueueAppendResult(ids: ids, evicted: evicted)
             }
