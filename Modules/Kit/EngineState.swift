@@ -36,6 +36,8 @@ struct EngineState {
     /// What `privacy.start` decided at `initialize()`, performed by the start job (INIT-10).
     var startActions: [PrivacyStateMachine.Action]
     var sessions: SessionTracker
+    /// The session as last written to the key-value store.
+    var storedSession: Session?
     var auth: AuthState
     var pending = PendingEvents()
     var journal = JournalCursor(read: .origin, committed: .origin)

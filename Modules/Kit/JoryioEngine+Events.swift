@@ -146,7 +146,7 @@ extension JoryioEngine {
             return (state.pending.payloads, cursor.read != cursor.committed ? cursor.read : nil)
         }
         guard !payloads.isEmpty || mark != nil else { return false }
-        self.persistSession()
+        self.persistSession(force: false)
         do {
             let result: QueueAppendResult
             if let mark, let marked = self.markedEvents {

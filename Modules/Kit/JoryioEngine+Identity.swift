@@ -120,12 +120,28 @@ extension JoryioEngine {
     }
 
     /// Writes the current session (or removes it) to the key-value store.
-    func persistSession() {
-        let data = self.state.value.sessions.current.flatMap { try? JSONEncoder().encode($0) }
+    ///
+    /// A group commit (`force: false`) skips the write (a file replaced and synced) when only the
+    /// session's last activity moved, by less than ``sessionActivityGranularity``: a burst does not
+    /// pay one sync per transaction. The activity a kill leaves unwritten comes back with the
+    /// journal's replay, and the background and terminate paths always write.
+    func persistSession(force: Bool = true) {
+        let current = self.state.value.sessions.current
+        if !force, let current, let stored = self.state.value.storedSession, stored.id == current.id,
+            stored.start == current.start, stored.announced == current.announced,
+            current.lastActivity.timeIntervalSince(stored.lastActivity) < Self.sessionActivityGranularity
+        {
+            return
+        }
+        let data = current.flatMap { try? JSONEncoder().encode($0) }
         do {
             try self.stores.keyValue.set(data, forKey: StoreKey.session)
+            self.state.value.storedSession = current
         } catch {
             self.logger.error("cannot store the session: \(error)")
         }
     }
+
+    /// How far a session's last activity may move before a group commit writes it again.
+    static let sessionActivityGranularity: TimeInterval = 5
 }

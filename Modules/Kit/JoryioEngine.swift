@@ -71,6 +71,7 @@ package final class JoryioEngine: Sendable {
             configConsent: config.trackingConsent,
             preInit: decisions
         )
+        let storedSession = Self.loadSession(from: stores.keyValue)
         var initial = EngineState(
             identityMachine: identityMachine,
             privacy: privacy,
@@ -81,6 +82,7 @@ package final class JoryioEngine: Sendable {
             ),
             auth: Self.loadAuth(config: config, stores: stores, currentUser: identity.userId, logger: logger)
         )
+        initial.storedSession = storedSession
         if let journal = self.journal {
             initial.journal = EngineState.JournalCursor(read: journal.committed, committed: journal.committed)
         }
@@ -233,12 +235,14 @@ package final class JoryioEngine: Sendable {
     /// The app moved to the background: store pending events, then every feature hears it.
     package func enteredBackground() {
         self.commit()
+        self.persistSession()
         self.features.each { $0.lifecycle(.background) }
     }
 
     /// The process is about to end: store what is pending, then every feature hears it.
     func willTerminate() {
         self.commit()
+        self.persistSession()
         self.features.each { $0.lifecycle(.terminate) }
     }
 

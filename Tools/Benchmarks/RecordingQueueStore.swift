@@ -4,7 +4,7 @@ import JoryioCore
 /// A pass-through ``QueueStore`` that notes the size of every `append` (one per group commit) and
 /// when `peek` and `remove` ran, so the raw-SQLite baseline can replay the SDK's exact transactions
 /// and a flush can be split into its stages. One lock per store call, never per event.
-final class RecordingQueueStore: QueueStore {
+final class RecordingQueueStore: MarkedQueueStore {
     private struct Log {
         var batchSizes: [Int] = []
         var peeks: [(start: UInt64, end: UInt64)] = []
@@ -36,6 +36,19 @@ final class RecordingQueueStore: QueueStore {
         let result = try self.base.append(payloads)
         self.log.withLock { $0.batchSizes.append(payloads.count) }
         return result
+    }
+
+    /// The SDK's journal path: the events and the journal position in one transaction.
+    @discardableResult
+    func append(_ payloads: [Data], mark: QueueMark) throws(StorageError) -> QueueAppendResult {
+        guard let marked = self.base as? any MarkedQueueStore else { return try self.append(payloads) }
+        let result = try marked.append(payloads, mark: mark)
+        if !payloads.isEmpty { self.log.withLock { $0.batchSizes.append(payloads.count) } }
+        return result
+    }
+
+    func mark(named name: String) throws(StorageError) -> String? {
+        try (self.base as? any MarkedQueueStore)?.mark(named: name)
     }
 
     func peek(limit: Int, maxBytes: Int) throws(StorageError) -> [QueueRecord] {
