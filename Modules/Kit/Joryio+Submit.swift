@@ -88,20 +88,14 @@ extension Joryio {
     /// instance holding the file), when the event is too large for it, or when the journal stays
     /// full (the engine cannot store, or this is the engine's own thread), it is queued as a job.
     func submitTrack(name: String, encodedProperties: [UInt8], timestamp: Date) {
-        let bodySize = JournalTrackRecord.size(name: name, properties: encodedProperties)
+        let draft = JournalTrackRecord.Draft(name: name, timestamp: timestamp, properties: encodedProperties)
+        let bodySize = draft.size
         var waited = false
         while true {
             let (outcome, journal) = self.state.withLock { state -> (EventJournal.AppendResult?, EventJournal?) in
                 guard let engine = state.engine, let journal = engine.journal else { return (nil, nil) }
                 let sequence = Self.nextSequence(&state)
-                let outcome = journal.append(fence: sequence, bodySize: bodySize) { buffer in
-                    JournalTrackRecord.write(
-                        name: name,
-                        timestamp: timestamp,
-                        properties: encodedProperties,
-                        into: buffer
-                    )
-                }
+                let outcome = journal.append(fence: sequence, bodySize: bodySize, write: draft.write(into:))
                 if case .appended(wake: true) = outcome {
                     self.environment.scheduler.enqueue { engine.drainJournalPass() }
                 }

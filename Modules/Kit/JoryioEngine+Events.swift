@@ -99,12 +99,18 @@ extension JoryioEngine {
             case .touch: self.touchSession(at: event.timestamp)
             case .fixed(let id): id
             }
-        let payload = EventRecordEncoder.encode(
-            event,
-            encodedProperties: encodedProperties,
-            sessionId: sessionId,
-            deviceId: deviceId
+        self.enqueue(
+            payload: EventRecordEncoder.encode(
+                event,
+                encodedProperties: encodedProperties,
+                sessionId: sessionId,
+                deviceId: deviceId
+            )
         )
+    }
+
+    /// Queues one stored payload for the next group commit.
+    func enqueue(payload: [UInt8]) {
         let (scheduleCommit, full) = self.state.withValue { state -> (Bool, Bool) in
             state.pending.payloads.append(Data(payload))
             defer { state.pending.commitScheduled = true }

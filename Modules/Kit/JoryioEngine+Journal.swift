@@ -1,5 +1,6 @@
 internal import Foundation
 internal import JoryioCore
+internal import JoryioIdentity
 internal import JoryioStorage
 
 /// Reading the event journal `track()` appends to (issue 12, defect 6): the records go through the
@@ -40,17 +41,43 @@ extension JoryioEngine {
         let (next, corrupted) = journal.visit(from: start, replayUntil: journal.recovered) { body, after in
             // Set first: a group commit inside this record's pipeline stores the position with it.
             self.state.value.journal.read = after
-            guard let call = JournalTrackRecord.decode(body) else {
+            guard let call = JournalTrackRecord(body) else {
                 self.logger.error("dropped a journal record that does not decode (\(body.count) bytes)")
                 return
             }
-            self.track(name: call.name, encodedProperties: call.properties, timestamp: call.timestamp)
+            self.track(call)
         }
         self.state.value.journal.read = next
         if corrupted {
             self.logger.error("the event journal was changed outside the SDK; the records it held are lost")
         }
         return next != start
+    }
+
+    /// One journaled `track()`: the same pipeline as ``track(name:encodedProperties:timestamp:)``,
+    /// with the stored payload spliced from the record's bytes when no plugin needs the values.
+    private func track(_ call: JournalTrackRecord) {
+        guard self.state.value.plugins.isEmpty, self.state.value.privacy.state.gate(.event) != .drop else {
+            self.track(name: call.nameString, encodedProperties: Array(call.properties), timestamp: call.timestamp)
+            return
+        }
+        let identity = self.state.value.identity
+        let messageId = self.environment.identifiers.next()
+        let sessionId = self.touchSession(at: call.timestamp)
+        self.enqueue(
+            payload: EventRecordEncoder.encode(
+                EventRecordEncoder.Fragments(
+                    name: call.name,
+                    properties: call.properties,
+                    timestamp: call.timestampText
+                ),
+                messageId: messageId,
+                anonymousId: identity.anonymousId,
+                userId: identity.userId,
+                sessionId: sessionId,
+                deviceId: identity.deviceId
+            )
+        )
     }
 
     /// At start: the records an earlier launch appended and did not store, in their order.

@@ -1,55 +1,93 @@
 internal import Foundation
+internal import JoryioCore
 
-/// The body of one journal record: a `track()` call as the caller's thread checked it.
+/// The body of one journal record: a `track()` call as the caller's thread checked and encoded it,
+/// so the engine only adds ids and copies bytes.
 ///
-/// Layout (little-endian): format version (1 byte, 1), the call's time as the bit pattern of a
-/// `Double` of seconds since 1970 (8), the name's UTF-8 length (2), the name, then the properties'
-/// canonical JSON to the end. A body of another version, or one that does not add up, is refused.
-enum JournalTrackRecord {
+/// Layout (little-endian): format version (1 byte, 1); the call's time as the bit pattern of a
+/// `Double` of seconds since 1970 (8); the name's length as a JSON string literal (2); that
+/// literal; the timestamp's 24-byte wire text; then the properties' canonical JSON to the end. A
+/// body of another version, or one that does not add up, is refused.
+struct JournalTrackRecord {
     static let version: UInt8 = 1
     private static let fixedSize = 11
+    private static let timestampSize = 24
 
-    /// The decoded call.
-    struct Call {
-        var name: String
+    /// The call's time.
+    var timestamp: Date
+    /// The name as a JSON string literal, quotes included.
+    var name: UnsafeRawBufferPointer
+    /// `timestamp`'s wire text, without quotes.
+    var timestampText: UnsafeRawBufferPointer
+    /// The properties' canonical JSON.
+    var properties: UnsafeRawBufferPointer
+
+    /// The name as a string (for log lines and plugins).
+    var nameString: String {
+        guard case .string(let name)? = JSONValue.parse(Data(self.name)) else { return "" }
+        return name
+    }
+
+    /// What the caller writes: the encoded parts and the body's size.
+    struct Draft {
         var timestamp: Date
+        var name: [UInt8]
+        var timestampText: [UInt8]
         var properties: [UInt8]
-    }
 
-    /// The body's size for `name` (UTF-8) and `properties`.
-    static func size(name: String, properties: [UInt8]) -> Int {
-        Self.fixedSize + name.utf8.count + properties.count
-    }
+        init(name: String, timestamp: Date, properties: [UInt8]) {
+            self.timestamp = timestamp
+            var literal: [UInt8] = []
+            literal.reserveCapacity(name.utf8.count + 2)
+            JSONValue.encode(string: name, into: &literal)
+            self.name = literal
+            self.timestampText = Array(JSONTimestamp.string(from: timestamp).utf8)
+            self.properties = properties
+        }
 
-    /// Writes the body into `buffer`, which is exactly ``size(name:properties:)`` bytes.
-    static func write(name: String, timestamp: Date, properties: [UInt8], into buffer: UnsafeMutableRawBufferPointer) {
-        guard let base = buffer.baseAddress else { return }
-        base.storeBytes(of: Self.version, as: UInt8.self)
-        let seconds = timestamp.timeIntervalSince1970.bitPattern.littleEndian
-        base.storeBytes(of: seconds, toByteOffset: 1, as: UInt64.self)
-        var name = name
-        name.withUTF8 { utf8 in
-            let length = UInt16(truncatingIfNeeded: utf8.count).littleEndian
-            base.storeBytes(of: length, toByteOffset: 9, as: UInt16.self)
-            if let start = utf8.baseAddress { (base + 11).copyMemory(from: start, byteCount: utf8.count) }
-            properties.withUnsafeBytes { bytes in
-                if let start = bytes.baseAddress {
-                    (base + 11 + utf8.count).copyMemory(from: start, byteCount: bytes.count)
+        var size: Int {
+            JournalTrackRecord.fixedSize + self.name.count + self.timestampText.count + self.properties.count
+        }
+
+        /// Writes the body into `buffer`, which is exactly ``size`` bytes.
+        func write(into buffer: UnsafeMutableRawBufferPointer) {
+            guard let base = buffer.baseAddress else { return }
+            base.storeBytes(of: JournalTrackRecord.version, as: UInt8.self)
+            base.storeBytes(
+                of: self.timestamp.timeIntervalSince1970.bitPattern.littleEndian,
+                toByteOffset: 1,
+                as: UInt64.self
+            )
+            base.storeBytes(
+                of: UInt16(truncatingIfNeeded: self.name.count).littleEndian,
+                toByteOffset: 9,
+                as: UInt16.self
+            )
+            var offset = JournalTrackRecord.fixedSize
+            func put(_ part: [UInt8]) {
+                part.withUnsafeBytes { bytes in
+                    if let start = bytes.baseAddress { (base + offset).copyMemory(from: start, byteCount: bytes.count) }
                 }
+                offset += part.count
             }
+            put(self.name)
+            put(self.timestampText)
+            put(self.properties)
         }
     }
 
-    /// The call in `body`, or `nil` when it is not a version-1 body that adds up.
-    static func decode(_ body: UnsafeRawBufferPointer) -> Call? {
+    /// The call in `body` (pointing into it), or `nil` when it is not a version-1 body that adds up.
+    init?(_ body: UnsafeRawBufferPointer) {
         guard body.count >= Self.fixedSize, body[0] == Self.version else { return nil }
         let bits = UInt64(littleEndian: body.loadUnaligned(fromByteOffset: 1, as: UInt64.self))
         let length = Int(UInt16(littleEndian: body.loadUnaligned(fromByteOffset: 9, as: UInt16.self)))
-        guard body.count - Self.fixedSize >= length else { return nil }
+        guard length >= 2, body.count - Self.fixedSize >= length + Self.timestampSize else { return nil }
         let seconds = Double(bitPattern: bits)
         guard seconds.isFinite else { return nil }
-        let name = String(decoding: body[Self.fixedSize..<Self.fixedSize + length], as: UTF8.self)
-        let properties = Array(body[(Self.fixedSize + length)...])
-        return Call(name: name, timestamp: Date(timeIntervalSince1970: seconds), properties: properties)
+        self.timestamp = Date(timeIntervalSince1970: seconds)
+        let nameEnd = Self.fixedSize + length
+        self.name = UnsafeRawBufferPointer(rebasing: body[Self.fixedSize..<nameEnd])
+        self.timestampText = UnsafeRawBufferPointer(rebasing: body[nameEnd..<nameEnd + Self.timestampSize])
+        self.properties = UnsafeRawBufferPointer(rebasing: body[(nameEnd + Self.timestampSize)...])
     }
 }
