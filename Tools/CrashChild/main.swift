@@ -72,7 +72,8 @@ func start(apiHost: String, sdkKey: String, storageDir: String, batchSize: Int =
         trackSessionStart: false,
         retryBackoffMs: 50,
         requestTimeout: 5,
-        logLevel: .error,
+        // `JORYIO_CRASH_LOG=verbose` (any value) logs everything to standard error, for diagnosis.
+        logLevel: ProcessInfo.processInfo.environment["JORYIO_CRASH_LOG"] == nil ? .error : .verbose,
         storage: .sqlite(directory: URL(fileURLWithPath: storageDir, isDirectory: true))
     )
     let joryio = Joryio()
@@ -82,22 +83,28 @@ func start(apiHost: String, sdkKey: String, storageDir: String, batchSize: Int =
 }
 
 /// Flushes until the queue is empty (reporting each size seen), then exits 0; exits 1 after `limit` seconds.
-func drain(_ joryio: Joryio, limit: TimeInterval = 60) -> Never {
+///
+/// The size must read 0 for `quiet` seconds in a row: it counts stored events only, so it reads 0
+/// while tracked events wait in memory for their group commit, and the start job publishes a
+/// snapshot (endpoint set, stored count not yet read) before it counts the stored queue.
+func drain(_ joryio: Joryio, quiet: TimeInterval = 1.5, limit: TimeInterval = 60) -> Never {
     let deadline = Date().addingTimeInterval(limit)
-    // The endpoint is published by the start job, together with the stored queue's size.
+    // The endpoint is published by the start job (not every snapshot of which counts the stored queue).
     while joryio.currentApiEndpoint.isEmpty {
         guard Date() < deadline else { fail("the SDK did not start within \(limit) s") }
         pause(milliseconds: 5)
     }
     var lastSize = -1
     var lastFlush = Date.distantPast
+    var emptySince: Date?
     while true {
         let size = joryio.getQueueSize()
         if size != lastSize {
             emit("Q \(size)")
             lastSize = size
         }
-        if size == 0 {
+        emptySince = size == 0 ? (emptySince ?? Date()) : nil
+        if let emptySince, Date().timeIntervalSince(emptySince) >= quiet {
             emit("D")
             exit(0)
         }
@@ -143,6 +150,7 @@ case ("track", 8), ("track", 9):
     )
     let count = arguments.count == 9 ? integer(arguments[8], "count") : nil
     trackEvents(joryio, first: integer(arguments[4], "firstIndex"), run: integer(arguments[5], "run"), count: count)
+    joryio.flush()
     drain(joryio)
 case ("drain", 4):
     drain(start(apiHost: arguments[1], sdkKey: arguments[2], storageDir: arguments[3]))
