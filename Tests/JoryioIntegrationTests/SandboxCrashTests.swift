@@ -205,9 +205,11 @@ final class CrashRig: Sendable {
                 let plan = KillPlan.random(maxReturned: 120, using: &rng)
                 let batchSize = [1, 10, 20, 50].randomElement(using: &rng) ?? 20
                 let sendImmediately = Int.random(in: 0..<4, using: &rng) == 0
+                let first = String(outcome.nextIndex)
                 let child = try self.launch([
-                    "track", self.apiHost, SandboxCrashTests.sdkKey, self.storage, String(outcome.nextIndex), String(run),
-                    String(batchSize), sendImmediately ? "1" : "0",
+                    "track", self.apiHost, SandboxCrashTests.sdkKey, self.storage, first, String(run),
+                    String(batchSize),
+                    sendImmediately ? "1" : "0",
                 ])
                 let reached = plan.wait(for: child) { outcome.note($0, run: run) }
                 child.sigkill()
@@ -262,7 +264,9 @@ final class CrashRig: Sendable {
             ])
             for line in store.finish() { outcome.note(line, run: 0) }
             guard store.lines.last == "Q \(count)" else {
-                outcome.problems.append("the events were not stored: \(store.lines.suffix(3)); stderr: \(self.stderrTail)")
+                outcome.problems.append(
+                    "the events were not stored: \(store.lines.suffix(3)); stderr: \(self.stderrTail)"
+                )
                 return outcome
             }
             for _ in 0..<kills {
@@ -315,7 +319,11 @@ final class CrashRig: Sendable {
         case 7:
             try self.sandbox.addFault(path: path, dropAfterProcessing: true)
         case 8:
-            try self.sandbox.addFault(path: path, delayMs: Int.random(in: 20...200, using: &rng), dropAfterProcessing: true)
+            try self.sandbox.addFault(
+                path: path,
+                delayMs: Int.random(in: 20...200, using: &rng),
+                dropAfterProcessing: true
+            )
         default:
             try self.sandbox.addFault(path: path, status: 500, delayMs: Int.random(in: 20...200, using: &rng))
         }

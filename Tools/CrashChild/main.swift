@@ -60,10 +60,14 @@ func pause(milliseconds: Int) {
     usleep(UInt32(milliseconds * 1_000))
 }
 
-/// An initialized SDK over `storageDir`, once its start job has run (the first snapshot is published).
-func start(apiHost: String, sdkKey: String, storageDir: String, batchSize: Int = 20, sendImmediately: Bool = false)
-    -> Joryio
-{
+/// A new SDK instance initialized over `storageDir` (its start job may still be running).
+func start(
+    apiHost: String,
+    sdkKey: String,
+    storageDir: String,
+    batchSize: Int = 20,
+    sendImmediately: Bool = false
+) -> Joryio {
     let config = JoryioConfig(
         batchSize: batchSize,
         flushInterval: 1,
@@ -109,7 +113,9 @@ func drain(_ joryio: Joryio, quiet: TimeInterval = 1.5, limit: TimeInterval = 60
             exit(0)
         }
         guard Date() < deadline else {
-            fail("\(size) events still queued after \(limit) s; last error: \(String(describing: joryio.lastTransportError))")
+            fail(
+                "\(size) events still queued after \(limit) s; last error: \(String(describing: joryio.lastTransportError))"
+            )
         }
         if Date().timeIntervalSince(lastFlush) > 0.5 {
             joryio.flush()

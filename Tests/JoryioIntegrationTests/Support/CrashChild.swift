@@ -123,7 +123,8 @@ final class CrashChildProcess {
         if let path = ProcessInfo.processInfo.environment["JORYIO_CRASH_CHILD"], !path.isEmpty {
             return path
         }
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments.first ?? ""
         var directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
         while directory.path != "/" && !directory.path.isEmpty {
