@@ -99,6 +99,11 @@ let package = Package(
             path: "Tools/Benchmarks"
         ),
 
+        // The child process of the issue-12 crash test (Tests/JoryioIntegrationTests/SandboxCrashTests.swift):
+        // tracks against the sandbox until the test kills it with SIGKILL. `make build` builds it next to
+        // the test binary.
+        .executableTarget(name: "joryio-crash-child", dependencies: ["Joryio"], path: "Tools/CrashChild"),
+
         // Release tooling: all logic in JoryioToolsCore, a thin CLI over it, thin command plugins over the CLI.
         .target(name: "JoryioToolsCore", dependencies: ["JoryioCore"], path: "Tools/JoryioToolsCore"),
         .executableTarget(
