@@ -58,11 +58,10 @@ test-sandbox-swift: build
 ## (joryio-crash-child, Tools/CrashChild) tracking against the sandbox with faults on is killed with
 ## SIGKILL at JORYIO_CRASH_KILLS random instants (default 200), restarted on the same storage each time,
 ## then drained; every event whose track() returned must arrive, none twice. JORYIO_CRASH_SEED=<seed>
-## replays a run's choices (the seed is in the failure message). The main test is off in the lanes
-## until the track journal lands (issue 12 defect 6); JORYIO_CRASH_TEST=1, set here, turns it on.
+## replays a run's choices (the seed is in the failure message). `make test` runs it too (200 kills).
 JORYIO_CRASH_KILLS ?= 200
 test-crash: build
-	@export JORYIO_CRASH_TEST=1 JORYIO_CRASH_KILLS=$(JORYIO_CRASH_KILLS); \
+	@export JORYIO_CRASH_KILLS=$(JORYIO_CRASH_KILLS); \
 	$(SWIFT_TEST_LANE) --filter '^JoryioIntegrationTests\.SandboxCrashTests'; status=$$?; rm -rf "$$dir"; exit $$status
 
 ## test-swift: both lanes.
