@@ -1,7 +1,7 @@
 internal import Foundation
 internal import JoryioConsent
 internal import JoryioCore
-internal import JoryioStorage
+package import JoryioStorage
 
 /// How calls reach the engine: in call order, with a sequence number for the getters, or into the
 /// pre-init list until `initialize()`.
@@ -112,6 +112,12 @@ extension Joryio {
         self.submit(.event, publishes: false) {
             $0.track(name: name, encodedProperties: encodedProperties, timestamp: timestamp)
         }
+    }
+
+    /// The engine's event journal, `nil` before `initialize()` or without one. Tests simulate a
+    /// kill with it: `relinquish()` it and open another instance on the same storage.
+    package var eventJournal: EventJournal? {
+        self.state.withLock { $0.engine?.journal }
     }
 
     /// The longest a `track()` waits for the engine to free journal space before queueing the
