@@ -185,7 +185,11 @@ let package = Package(
             ]
         ),
         .testTarget(name: "JoryioCoreTests", dependencies: ["JoryioCore", "JoryioTesting", "JoryioTestLanes"]),
-        .testTarget(name: "JoryioStorageTests", dependencies: ["JoryioCore", "JoryioStorage", "JoryioTesting"]),
+        .testTarget(
+            name: "JoryioStorageTests",
+            // CJoryioSQLite: SQLiteQueueMarkTests writes a version-1 database with the C API.
+            dependencies: ["JoryioCore", "JoryioStorage", "JoryioTesting", "CJoryioSQLite"]
+        ),
         .testTarget(
             name: "JoryioTransportTests",
             dependencies: ["JoryioCore", "JoryioTransport", "JoryioTesting", "JoryioTestLanes"]

@@ -280,6 +280,9 @@ package final class EventJournal: @unchecked Sendable {
         defer { self.condition.unlock() }
         guard !self.closed else { return }
         self.closed = true
+        // Unlock explicitly: the mapping holds the open file description, and with it the flock,
+        // until deinit; closing the descriptor alone would keep every other instance out.
+        flock(self.descriptor, LOCK_UN)
         close(self.descriptor)
         self.descriptor = -1
         self.condition.broadcast()
