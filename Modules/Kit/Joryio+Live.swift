@@ -38,6 +38,7 @@ extension JoryioEnvironment {
             sessionStartFacts: Self.sessionStartFacts()
         )
         environment.journalLinger = 0.002
+        environment.journalWait = 1
         return environment
     }
 

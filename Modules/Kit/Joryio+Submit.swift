@@ -107,7 +107,7 @@ extension Joryio {
             }
             // The engine is behind by a whole journal: wait for it to store some (it frees space
             // every group commit), rather than hold the event in memory only.
-            waited = !journal.waitForSpace(bodySize: bodySize, timeout: Self.journalWait)
+            waited = !journal.waitForSpace(bodySize: bodySize, timeout: self.environment.journalWait)
         }
         self.submit(.event, publishes: false) {
             $0.track(name: name, encodedProperties: encodedProperties, timestamp: timestamp)
@@ -119,10 +119,6 @@ extension Joryio {
     package var eventJournal: EventJournal? {
         self.state.withLock { $0.engine?.journal }
     }
-
-    /// The longest a `track()` waits for the engine to free journal space before queueing the
-    /// event in memory instead.
-    static let journalWait: TimeInterval = 1
 
     /// The next sequence number, taken under the facade's lock so numbers follow call order.
     static func nextSequence(_ state: inout State) -> UInt64 {

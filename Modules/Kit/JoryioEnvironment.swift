@@ -104,6 +104,10 @@ package struct JoryioEnvironment: Sendable {
     /// steadily tracking app pays no thread wake-up per call: 2 ms live; `0` on a manual scheduler,
     /// where a wake-up costs nothing and a test's `runUntilIdle()` should see every event read.
     package var journalLinger: TimeInterval = 0
+    /// The longest a `track()` waits for the engine to free journal space (it has fallen a whole
+    /// journal behind) before queueing the event in memory instead: 1 s live; `0` on a manual
+    /// scheduler, whose engine cannot run while the caller waits.
+    package var journalWait: TimeInterval = 0
 
     /// Creates an environment.
     package init(

@@ -59,7 +59,7 @@ extension EventJournal {
             return nil
         }
         var start = reusable ? (committed ?? .origin) : JournalPosition(offset: 0, sequence: committed?.sequence ?? 1)
-        if start.offset >= capacity { start.offset = 0 }
+        if start.offset < 0 || start.offset >= capacity || start.offset % 8 != 0 { start.offset = 0 }
         return EventJournal(descriptor: descriptor, base: base, capacity: capacity, committed: start)
     }
 

@@ -81,6 +81,8 @@ package final class EventJournal: @unchecked Sendable {
     private var fenceStart = 0
     private var closed = false
     private var storing = true
+    /// A wait for space timed out: later callers do not wait until a release frees some.
+    private var stalled = false
 
     /// Takes over an open, locked, mapped file and finds the records after `committed` that read
     /// back whole: they are ``recovered``, and appends continue after them.
@@ -157,14 +159,19 @@ package final class EventJournal: @unchecked Sendable {
     }
 
     /// Waits until a body of `bodySize` bytes fits, at most `timeout` seconds; `false` when it
-    /// still does not (or the engine cannot store, so waiting would not help).
+    /// still does not. It does not wait at all while the engine cannot store (waiting would not
+    /// help), nor after a wait timed out until a release has freed space since (the engine is
+    /// stuck: every caller would pay the whole timeout).
     package func waitForSpace(bodySize: Int, timeout: TimeInterval) -> Bool {
         let size = Self.recordSize(bodySize)
         let deadline = Date(timeIntervalSinceNow: timeout)
         self.condition.lock()
         defer { self.condition.unlock() }
-        while !self.closed && self.storing && !self.fits(size) {
-            if !self.condition.wait(until: deadline) { break }
+        while !self.closed && self.storing && !self.stalled && !self.fits(size) {
+            if !self.condition.wait(until: deadline) {
+                self.stalled = !self.fits(size)
+                break
+            }
         }
         return !self.closed && self.fits(size)
     }
@@ -251,6 +258,7 @@ package final class EventJournal: @unchecked Sendable {
             self.used = max(0, self.used - freed)
         }
         self.head = position
+        self.stalled = false
         self.condition.broadcast()
     }
 
