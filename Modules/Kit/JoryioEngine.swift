@@ -105,6 +105,9 @@ package final class JoryioEngine: Sendable {
         snapshot.userId = identity.userId
         snapshot.anonymousId = identity.anonymousId
         snapshot.privacy = privacy
+        // Events an earlier launch left on the device count from the start, before the start job
+        // has run: stored ones and the journal's unread ones.
+        snapshot.queueSize = ((try? stores.events.count()) ?? 0) + (self.journal?.recoveredCount ?? 0)
         self.board.publish(snapshot, through: nil)
     }
 

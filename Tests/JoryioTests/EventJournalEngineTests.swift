@@ -83,6 +83,33 @@ import Testing
         }
     }
 
+    @Test("getQueueSize() right after initialize() counts what an earlier launch left, stored or journaled")
+    func queueSizeBeforeStart() throws {
+        try withTemporaryDirectory { directory in
+            let transport = RecordingTransport()
+            let first = self.sdk(directory, transport: transport)
+            first.start(config: JoryioConfig(flushInterval: 3600))
+            first.track(["stored 1", "stored 2"])
+            first.joryio.track("journaled")
+            first.joryio.eventJournal?.relinquish()
+
+            let second = self.sdk(directory, transport: transport, firstId: 1000)
+            second.joryio.initialize(
+                sdkKey: TestSDK.sdkKey,
+                apiHost: TestSDK.apiHost,
+                config: JoryioConfig(
+                    flushInterval: 3600,
+                    trackSessionStart: false,
+                    storage: .sqlite(directory: directory)
+                )
+            )
+            // The start job has not run yet.
+            #expect(second.joryio.getQueueSize() == 3)
+            second.scheduler.runUntilIdle()
+            #expect(second.joryio.getQueueSize() + transport.requests.eventNames.count == 3)
+        }
+    }
+
     @Test("a second restart replays nothing again: the read position is stored with the events")
     func noSecondReplay() throws {
         try withTemporaryDirectory { directory in
