@@ -152,6 +152,7 @@ let package = Package(
         fuzzTarget("JWT", ["JoryioAuth"]),
         fuzzTarget("JSONValue", ["JoryioCore"]),
         fuzzTarget("RetryAfter", ["JoryioCore"]),
+        fuzzTarget("EventJournal", ["JoryioCore", "JoryioStorage", "JoryioKit"]),
 
         // Shared by the test targets only: the `.sandbox` tag and the lane check (Tests/Lanes/SandboxLane.swift).
         .target(name: "JoryioTestLanes", dependencies: ["JoryioTesting", "JoryioCore"], path: "Tests/Lanes"),

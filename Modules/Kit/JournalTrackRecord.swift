@@ -1,4 +1,4 @@
-internal import Foundation
+package import Foundation
 internal import JoryioCore
 
 /// The body of one journal record: a `track()` call as the caller's thread checked and encoded it,
@@ -8,22 +8,22 @@ internal import JoryioCore
 /// `Double` of seconds since 1970 (8); the name's length as a JSON string literal (2); that
 /// literal; the timestamp's 24-byte wire text; then the properties' canonical JSON to the end. A
 /// body of another version, or one that does not add up, is refused.
-struct JournalTrackRecord {
+package struct JournalTrackRecord {
     static let version: UInt8 = 1
     private static let fixedSize = 11
     private static let timestampSize = 24
 
     /// The call's time.
-    var timestamp: Date
+    package var timestamp: Date
     /// The name as a JSON string literal, quotes included.
-    var name: UnsafeRawBufferPointer
+    package var name: UnsafeRawBufferPointer
     /// `timestamp`'s wire text, without quotes.
-    var timestampText: UnsafeRawBufferPointer
+    package var timestampText: UnsafeRawBufferPointer
     /// The properties' canonical JSON.
-    var properties: UnsafeRawBufferPointer
+    package var properties: UnsafeRawBufferPointer
 
     /// The name as a string (for log lines and plugins).
-    var nameString: String {
+    package var nameString: String {
         guard case .string(let name)? = JSONValue.parse(Data(self.name)) else { return "" }
         return name
     }
@@ -77,7 +77,7 @@ struct JournalTrackRecord {
     }
 
     /// The call in `body` (pointing into it), or `nil` when it is not a version-1 body that adds up.
-    init?(_ body: UnsafeRawBufferPointer) {
+    package init?(_ body: UnsafeRawBufferPointer) {
         guard body.count >= Self.fixedSize, body[0] == Self.version else { return nil }
         let bits = UInt64(littleEndian: body.loadUnaligned(fromByteOffset: 1, as: UInt64.self))
         let length = Int(UInt16(littleEndian: body.loadUnaligned(fromByteOffset: 9, as: UInt16.self)))
