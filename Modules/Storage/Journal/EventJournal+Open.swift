@@ -39,6 +39,7 @@ extension EventJournal {
             && existing % 8 == 0
         let capacity = reusable ? existing : Self.clamped(requested)
         if !reusable {
+            SQLiteDatabase.excludeFromBackup(url, logger: logger, what: "the event journal")
             guard Self.reserve(descriptor, capacity: capacity) else {
                 logger.error(
                     "cannot reserve \(capacity) bytes for the event journal (errno \(errno)); events are stored without it"

@@ -107,7 +107,8 @@ package final class SQLiteDatabase: Sendable {
         }
     }
 
-    private static func excludeFromBackup(_ fileURL: URL, logger: Logger) {
+    /// Keeps a queue file out of iCloud and iTunes backups (a restored queue would resend events).
+    static func excludeFromBackup(_ fileURL: URL, logger: Logger, what: String = "the queue database") {
         #if canImport(Darwin)
         var url = fileURL
         var values = URLResourceValues()
@@ -115,7 +116,7 @@ package final class SQLiteDatabase: Sendable {
         do {
             try url.setResourceValues(values)
         } catch {
-            logger.warning("could not exclude the queue database from backups")
+            logger.warning("could not exclude \(what) from backups")
         }
         #endif
     }
