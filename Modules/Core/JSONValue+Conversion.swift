@@ -87,11 +87,9 @@ extension JSONValue {
         return (converted, dropped, tooDeep)
     }
 
-    /// Parses JSON text (for example a server response) into a value.
+    /// Parses JSON text (for example a server response or a stored record) into a value, with
+    /// exact numbers (``JSONParser``); values nested deeper than 64 levels are left out.
     public static func parse(_ data: Data) -> JSONValue? {
-        guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
-            return nil
-        }
-        return Self.convert(any: object, path: "", maxDepth: Self.maxConversionDepth).value
+        JSONParser.parse(data, maxDepth: Self.maxConversionDepth)
     }
 }
