@@ -182,7 +182,7 @@ let package = Package(
             name: "JoryioTests",
             dependencies: [
                 "Joryio", "JoryioKit", "JoryioFeature", "JoryioConsent", "JoryioCore", "JoryioDelivery",
-                "JoryioStorage", "JoryioTransport", "JoryioTesting", "JoryioTestLanes",
+                "JoryioStorage", "JoryioTransport", "JoryioTesting", "JoryioTestLanes", "JoryioPlatform",
             ]
         ),
         .testTarget(name: "JoryioCoreTests", dependencies: ["JoryioCore", "JoryioTesting", "JoryioTestLanes"]),

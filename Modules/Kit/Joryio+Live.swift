@@ -39,6 +39,13 @@ extension JoryioEnvironment {
         )
         environment.journalLinger = 0.002
         environment.journalWait = 1
+        #if canImport(UIKit) && !os(watchOS)
+        if let directory = try? Self.directory(nil) {
+            environment.storageAvailability = FirstUnlockStorageAvailability(
+                probeFile: directory.appendingPathComponent(".joryio-unlock-probe")
+            )
+        }
+        #endif
         return environment
     }
 

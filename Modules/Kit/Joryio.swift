@@ -29,6 +29,8 @@ public final class Joryio: Sendable {
         var restoredDecisions = false
         /// The platform's settings store, opened on first use before `initialize()`.
         var defaultKeyValue: (any KeyValueStore)??
+        /// `initialize()` was called before the device's first unlock and waits for it (INIT-14).
+        var initializationPending = false
     }
 
     /// Calls that collect or send, kept until `initialize()` (INIT-6).
@@ -75,11 +77,57 @@ public final class Joryio: Sendable {
             logger.error("initialize: \(refusal.reason); the SDK is not started")
             return
         }
+        let availability = self.environment.storageAvailability
+        guard availability.isAvailable else {
+            let first = self.state.withLock { state -> Bool in
+                guard state.engine == nil, !state.initializationPending else { return false }
+                state.initializationPending = true
+                return true
+            }
+            guard first else {
+                logger.warning("initialize: already initialized or waiting for the first unlock; this call is ignored")
+                return
+            }
+            // Not a failure (INIT-14): calls keep waiting in order, and the start runs by itself.
+            logger.info(
+                "initialize: the device has not been unlocked since it started, so the SDK's storage cannot be "
+                    + "read yet; initialize() completes at the first unlock and calls made meanwhile wait for it"
+            )
+            availability.whenAvailable { [self] in
+                self.start(
+                    sdkKey: sdkKey,
+                    endpoint: endpoint,
+                    config: clamped,
+                    adjustments: adjustments,
+                    logger: logger
+                )
+            }
+            return
+        }
+        self.start(sdkKey: sdkKey, endpoint: endpoint, config: clamped, adjustments: adjustments, logger: logger)
+    }
+
+    /// `true` while ``initialize(sdkKey:apiHost:config:)`` waits for the first unlock since the
+    /// device was powered on (INIT-14): the SDK's storage cannot be read before it. Not a failure:
+    /// calls made meanwhile wait, and the SDK starts by itself at the unlock. `false` otherwise.
+    public var isInitializationPending: Bool {
+        self.state.withLock { $0.initializationPending }
+    }
+
+    /// Makes the engine and queues its start job (the storage is readable).
+    private func start(
+        sdkKey: String,
+        endpoint: URL,
+        config clamped: JoryioConfig,
+        adjustments: [String],
+        logger: Logger
+    ) {
         self.state.withLock { state in
             guard state.engine == nil else {
                 logger.warning("initialize: already initialized; this call is ignored")
                 return
             }
+            state.initializationPending = false
             for adjustment in adjustments {
                 logger.warning("config: \(adjustment)")
             }

@@ -108,6 +108,9 @@ package struct JoryioEnvironment: Sendable {
     /// journal behind) before queueing the event in memory instead: 1 s live; `0` on a manual
     /// scheduler, whose engine cannot run while the caller waits.
     package var journalWait: TimeInterval = 0
+    /// Whether the stores can be read yet: only before the device's first unlock can they not
+    /// (INIT-14); always on Linux.
+    package var storageAvailability: any StorageAvailability = AlwaysAvailableStorage()
 
     /// Creates an environment.
     package init(

@@ -1,3 +1,4 @@
+@_exported public import struct JoryioCore.AlwaysAvailableStorage
 @_exported public import protocol JoryioCore.Cancellable
 @_exported public import protocol JoryioCore.Clock
 @_exported public import struct JoryioCore.DeviceFacts
@@ -6,6 +7,7 @@
 @_exported public import struct JoryioCore.HTTPResponse
 @_exported public import protocol JoryioCore.IdentifierGenerator
 @_exported public import protocol JoryioCore.Scheduler
+@_exported public import protocol JoryioCore.StorageAvailability
 // `import JoryioTesting` in a test file brings the doubles and the SDK seams they implement or
 // return: transports and their requests and responses, the scheduler and clock protocols, ids and
 // device facts. Scoped, so a test file that also imports Foundation or Combine can still qualify

@@ -31,7 +31,8 @@ struct TestSDK {
         identifiers: SequentialIdentifierGenerator = SequentialIdentifierGenerator(),
         jitter: Double = 0,
         openStores: StoreOpener? = nil,
-        features: FeatureCatalog = .analytics
+        features: FeatureCatalog = .analytics,
+        storageAvailability: any StorageAvailability = AlwaysAvailableStorage()
     ) {
         self.scheduler = scheduler
         self.origin = scheduler.now()
@@ -43,7 +44,7 @@ struct TestSDK {
             case .sqlite(let directory), .files(let directory): directory
             default: nil
             }
-        let environment = JoryioEnvironment(
+        var environment = JoryioEnvironment(
             scheduler: scheduler,
             clock: scheduler,
             identifiers: identifiers,
@@ -63,6 +64,7 @@ struct TestSDK {
             defaultKeyValue: { directory.map { settings.store(in: $0, clock: scheduler, logger: .disabled) } },
             sessionStartFacts: { ["$platform": "linux", "$os_name": "Linux", "$timezone": "UTC"] }
         )
+        environment.storageAvailability = storageAvailability
         self.joryio = Joryio(environment: environment, features: features)
         self.storage = storage
     }
