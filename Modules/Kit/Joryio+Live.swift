@@ -37,6 +37,7 @@ extension JoryioEnvironment {
             },
             sessionStartFacts: Self.sessionStartFacts()
         )
+        environment.claimStorage = { config in Self.claimStorage(config) }
         environment.journalLinger = 0.002
         environment.journalWait = 1
         #if canImport(UIKit) && !os(watchOS)
@@ -171,6 +172,24 @@ extension JoryioEnvironment {
         } catch {
             logger.error("cannot open the event queue (\(error)); events are kept in memory for this process only")
             return JoryioStores(events: InMemoryQueueStore(capacity: capacity), keyValue: InMemoryKeyValueStore())
+        }
+    }
+
+    /// Locks `joryio.lock` in the directory `config.storage` uses (settings, secure store, queues):
+    /// one instance per directory, in this process or another. In-memory storage owns nothing; a
+    /// directory or lock file that cannot be opened is left to the stores to report.
+    package static func claimStorage(_ config: JoryioConfig) -> StorageClaim {
+        let preferred: URL?
+        switch config.storage {
+        case .inMemory: return .owned(nil)
+        case .sqlite(let directory), .files(let directory): preferred = directory
+        case .custom: preferred = nil
+        }
+        guard let directory = try? Self.directory(preferred) else { return .owned(nil) }
+        switch StorageLock.acquire(directory.appendingPathComponent("joryio.lock")) {
+        case .success(let lock): return .owned(lock)
+        case .failure(.inUse): return .inUse(directory.path)
+        case .failure(.cannotOpen): return .owned(nil)
         }
     }
 

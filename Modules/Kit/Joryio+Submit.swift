@@ -114,6 +114,15 @@ extension Joryio {
         }
     }
 
+    /// Lets go of the storage directory as a process that ends would (its lock and the journal's
+    /// file; the engine is left as it is, never to run again in the tests that call this), so
+    /// another instance can start on the same storage: how tests simulate a restart or a kill.
+    package func relinquishStorage() {
+        let engine = self.state.withLock { $0.engine }
+        engine?.journal?.relinquish()
+        engine?.storageLock?.release()
+    }
+
     /// The engine's event journal, `nil` before `initialize()` or without one. Tests simulate a
     /// kill with it: `relinquish()` it and open another instance on the same storage.
     package var eventJournal: EventJournal? {

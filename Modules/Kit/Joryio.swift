@@ -128,6 +128,17 @@ public final class Joryio: Sendable {
                 return
             }
             state.initializationPending = false
+            let storageLock: StorageLock?
+            switch self.environment.claimStorage(clamped) {
+            case .owned(let lock):
+                storageLock = lock
+            case .inUse(let path):
+                logger.error(
+                    "initialize: another Joryio instance, in this process or another, uses the storage at \(path); "
+                        + "this one is not started (give each instance its own JoryioConfig.storage directory)"
+                )
+                return
+            }
             for adjustment in adjustments {
                 logger.warning("config: \(adjustment)")
             }
@@ -146,7 +157,8 @@ public final class Joryio: Sendable {
                 environment: self.environment,
                 features: self.features.registrations(setup),
                 board: self.board,
-                decisions: entries.compactMap(\.decision)
+                decisions: entries.compactMap(\.decision),
+                storageLock: storageLock
             )
             state.engine = engine
             let dropped = state.droppedBeforeInit

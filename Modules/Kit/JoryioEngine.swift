@@ -33,6 +33,8 @@ package final class JoryioEngine: Sendable {
     package let journal: EventJournal?
     /// The event store, when it stores the journal's position with the events.
     let markedEvents: (any MarkedQueueStore)?
+    /// This instance's ownership of its storage directory, for as long as the engine lives.
+    let storageLock: StorageLock?
     private let apiEndpoint: String
 
     /// Opens storage, loads identity, consent, session and tokens, and makes the features. Runs on
@@ -45,8 +47,10 @@ package final class JoryioEngine: Sendable {
         environment: JoryioEnvironment,
         features registrations: [FeatureRegistration],
         board: SnapshotBoard,
-        decisions: [PrivacyDecision]
+        decisions: [PrivacyDecision],
+        storageLock: StorageLock? = nil
     ) {
+        self.storageLock = storageLock
         self.config = config
         self.environment = environment
         self.board = board

@@ -3,6 +3,14 @@ package import JoryioCore
 package import JoryioDelivery
 package import JoryioStorage
 
+/// What claiming a storage location gave.
+package enum StorageClaim: Sendable {
+    /// This instance owns it; the lock (if any) lives as long as the engine.
+    case owned(StorageLock?)
+    /// Another instance owns the directory at this path: this one must not start.
+    case inUse(String)
+}
+
 /// The stores one SDK instance works with.
 package struct JoryioStores: Sendable {
     /// The event queue.
@@ -111,6 +119,10 @@ package struct JoryioEnvironment: Sendable {
     /// Whether the stores can be read yet: only before the device's first unlock can they not
     /// (INIT-14); always on Linux.
     package var storageAvailability: any StorageAvailability = AlwaysAvailableStorage()
+    /// Takes ownership of the storage `config` names before the engine opens it: one instance, in
+    /// this process or another, per storage directory (issue 13). The default owns nothing and
+    /// refuses nothing (tests on in-memory stores); the live one locks `joryio.lock` there.
+    package var claimStorage: @Sendable (JoryioConfig) -> StorageClaim = { _ in .owned(nil) }
 
     /// Creates an environment.
     package init(

@@ -32,7 +32,8 @@ struct TestSDK {
         jitter: Double = 0,
         openStores: StoreOpener? = nil,
         features: FeatureCatalog = .analytics,
-        storageAvailability: any StorageAvailability = AlwaysAvailableStorage()
+        storageAvailability: any StorageAvailability = AlwaysAvailableStorage(),
+        claimsStorage: Bool = false
     ) {
         self.scheduler = scheduler
         self.origin = scheduler.now()
@@ -65,6 +66,11 @@ struct TestSDK {
             sessionStartFacts: { ["$platform": "linux", "$os_name": "Linux", "$timezone": "UTC"] }
         )
         environment.storageAvailability = storageAvailability
+        if claimsStorage {
+            // The live rule: one instance per storage directory (most tests restart by making a
+            // second instance while the first is still alive, so they leave it off).
+            environment.claimStorage = { JoryioEnvironment.claimStorage($0) }
+        }
         self.joryio = Joryio(environment: environment, features: features)
         self.storage = storage
     }
