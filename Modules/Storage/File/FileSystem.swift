@@ -121,9 +121,10 @@ enum FileSystem {
     ///
     /// Measured with `lseek(SEEK_END)` on a descriptor, not with `stat`/`lstat`: Apple lists the
     /// `stat` family as file-timestamp required-reason APIs whatever field is read (STORE-10,
-    /// PRIVACY-7). `O_NOFOLLOW` keeps `lstat`'s refusal to follow a symlink (`ELOOP`).
+    /// PRIVACY-7). Like ``readFile(_:)``, it follows a symlink, so the size is that of what a read
+    /// returns (a record file is never a symlink unless something else planted it).
     static func fileSize(_ url: URL) throws(StorageError) -> Int? {
-        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
             if code == ENOENT { return nil }
