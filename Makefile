@@ -11,7 +11,7 @@ export NO_PROXY := 127.0.0.1,localhost,::1
 export no_proxy := 127.0.0.1,localhost,::1
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: consumer deps build test test-swift test-unit test-sandbox-swift test-sandbox test-crash test-tsan demo bench fuzz fuzz-build fuzz-smoke fuzz-replay lint format generate check-generated check-rules docs clean
+.PHONY: consumer deps build test test-swift test-unit test-sandbox-swift test-sandbox test-crash test-tsan demo bench fuzz fuzz-build fuzz-smoke fuzz-replay lint format generate check-generated check-rules check-required-reason check-podspec docs clean
 
 ## deps: install the system libraries the package links (sqlite3, libcurl, zlib) when missing.
 deps:
@@ -171,6 +171,21 @@ check-generated: deps
 ## that docs/rules.md does not list; each missing ID is reported at its first citation.
 check-rules: deps
 	$(SWIFT) run $(STRICT) joryio-tools check-rules --root .
+
+## check-required-reason: fail when Swift code under Modules that compiles for an Apple platform uses one
+## of Apple's required-reason APIs (file timestamps incl. the stat family, boot time, disk space, active
+## keyboards, UserDefaults) in a category Modules/Kit/PrivacyInfo.xcprivacy does not declare, unless
+## docs/required-reason-allowlist.txt allows it with a reason (STORE-10, PRIVACY-7).
+check-required-reason: deps
+	$(SWIFT) run $(STRICT) joryio-tools check-required-reason --root .
+
+## check-podspec: fail when Joryio.podspec (CocoaPods from the git tag, PKG-5…PKG-9) no longer mirrors the
+## SwiftPM products: subspecs, source folders, system libraries, the privacy manifest, deployment targets,
+## Swift language mode, version. No pod tooling runs: the podspec is read with line rules.
+PACKAGE_DUMP = .build/package-dump.json
+check-podspec: deps
+	@mkdir -p .build && $(SWIFT) package dump-package > $(PACKAGE_DUMP)
+	$(SWIFT) run $(STRICT) joryio-tools check-podspec --root . --package-json $(PACKAGE_DUMP)
 
 ## docs: the DocC sites of the public products' modules under .build/docs/<Module>, offline, with the
 ## toolchain's docc and warnings as errors. Symbol graphs come from `swift package dump-symbol-graph`.

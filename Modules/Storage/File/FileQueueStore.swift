@@ -83,7 +83,7 @@ package final class FileQueueStore: QueueStore {
         }
     }
 
-    /// The oldest records within `limit` and `maxBytes`, sized with `stat` so larger files are not read.
+    /// The oldest records within `limit` and `maxBytes`, sized first (`FileSystem.fileSize`) so larger files are not read.
     package func peek(limit: Int, maxBytes: Int) throws(StorageError) -> [QueueRecord] {
         guard limit > 0 else { return [] }
         return try self.state.withLockThrowing { state throws(StorageError) in

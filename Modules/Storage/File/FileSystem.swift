@@ -118,14 +118,24 @@ enum FileSystem {
     }
 
     /// The size of a file in bytes, or `nil` when it does not exist.
+    ///
+    /// Measured with `lseek(SEEK_END)` on a descriptor, not with `stat`/`lstat`: Apple lists the
+    /// `stat` family as file-timestamp required-reason APIs whatever field is read (STORE-10,
+    /// PRIVACY-7). Like ``readFile(_:)``, it follows a symlink, so the size is that of what a read
+    /// returns (a record file is never a symlink unless something else planted it).
     static func fileSize(_ url: URL) throws(StorageError) -> Int? {
-        var info = stat()
-        guard lstat(url.path, &info) == 0 else {
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
             let code = errno
             if code == ENOENT { return nil }
-            throw Self.error(code, "stat", url)
+            throw Self.error(code, "open", url)
         }
-        return Int(info.st_size)
+        defer { close(descriptor) }
+        let end = lseek(descriptor, 0, SEEK_END)
+        guard end >= 0 else {
+            throw Self.error(errno, "seek", url)
+        }
+        return Int(end)
     }
 
     /// Renames `source` to `destination`, replacing it.

@@ -32,8 +32,10 @@ extension EventJournal {
             close(descriptor)
             return nil
         }
-        var status = stat()
-        let existing = fstat(descriptor, &status) == 0 ? Int(status.st_size) : -1
+        // The size through `lseek`, not `fstat`: Apple lists the `stat` family as file-timestamp
+        // required-reason APIs whatever field is read (STORE-10, PRIVACY-7).
+        let end = lseek(descriptor, 0, SEEK_END)
+        let existing = end >= 0 ? Int(end) : -1
         let reusable =
             committed != nil && existing >= Self.minimumCapacity && existing <= Self.maximumCapacity
             && existing % 8 == 0

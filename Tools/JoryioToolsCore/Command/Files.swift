@@ -83,3 +83,47 @@ enum Files {
         return found.sorted()
     }
 }
+
+extension Files {
+    /// Whether `path` exists.
+    static func exists(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: path)
+    }
+
+    /// The immediate subfolders of `directory` (names, sorted; hidden ones skipped), or `[]` when it
+    /// does not exist.
+    static func subfolders(of directory: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { name in
+            var isDirectory: ObjCBool = false
+            let path = (directory as NSString).appendingPathComponent(name)
+            return !name.hasPrefix(".") && FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+                && isDirectory.boolValue
+        }
+        .sorted()
+    }
+
+    /// Every `*.swift` file under `root/folder`, as paths relative to `root`, sorted; folders whose
+    /// name starts with `.` skipped.
+    ///
+    /// - Throws: ``ToolError`` (no input) when `root/folder` is not a directory.
+    static func swiftFiles(under root: String, folder: String) throws(ToolError) -> [String] {
+        let directory = (root as NSString).appendingPathComponent(folder)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue,
+            let enumerator = FileManager.default.enumerator(atPath: directory)
+        else {
+            throw ToolError(.noInput, "no \(folder) folder under \(root)")
+        }
+        var found: [String] = []
+        while let relative = enumerator.nextObject() as? String {
+            let components = relative.split(separator: "/")
+            if components.last?.hasPrefix(".") == true {
+                enumerator.skipDescendants()
+                continue
+            }
+            if relative.hasSuffix(".swift") { found.append(folder + "/" + relative) }
+        }
+        return found.sorted()
+    }
+}

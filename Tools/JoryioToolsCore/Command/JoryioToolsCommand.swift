@@ -23,6 +23,9 @@ package enum JoryioToolsCommand {
           api-reference      Write docs/API.md from public symbol graphs; optionally check SPEC §2.2.
           privacy-manifest   Write PrivacyInfo.xcprivacy (and its JSON) from the modules' PrivacyFacts.
           check-rules        Fail when code cites a rule ID (BATCH-7, GAP-18, ...) that docs/rules.md lacks.
+          check-required-reason
+                             Fail when Apple-platform code uses a required-reason API the manifest lacks.
+          check-podspec      Fail when Joryio.podspec does not match the SwiftPM products it mirrors.
           help               Show this help, or a command's help: joryio-tools help <command>.
 
         Exit codes: 0 success, 1 check failed, 64 usage error, 65 invalid input, 66 missing input, 73 cannot write.
@@ -98,6 +101,10 @@ package enum JoryioToolsCommand {
                 return try self.privacyManifest(rest, linkedFacts: linkedFacts)
             case "check-rules":
                 return try self.checkRules(rest)
+            case "check-required-reason":
+                return try self.checkRequiredReason(rest)
+            case "check-podspec":
+                return try self.checkPodspec(rest)
             default:
                 throw ToolError(.usage, "unknown command '\(command)'")
             }
@@ -116,6 +123,8 @@ package enum JoryioToolsCommand {
         case "api-reference": apiReferenceUsage
         case "privacy-manifest": privacyManifestUsage
         case "check-rules": checkRulesUsage
+        case "check-required-reason": checkRequiredReasonUsage
+        case "check-podspec": checkPodspecUsage
         default: nil
         }
     }
