@@ -15,6 +15,9 @@ package import JoryioCore
 ///   is not allowed (``setCollectionAllowed(_:)``), or after a 402 for this instance, withdrawals
 ///   behind them still go (DURABLE-10, SUB-6, GAP-32, GAP-63).
 /// - Backoff and `Retry-After` belong to the channel (the server's health), not to one write.
+/// - A current user's SDK-auth 401 is a counted failure retried with backoff like `success: false`
+///   (DURABLE-8); the channel never parks waiting for a token, and a new token sends at once
+///   (``authorizationChanged()``), never before `Retry-After`.
 /// - Retry counts (`success: false`/401: ``Settings/maxCountedRetries`` retries after the first
 ///   send, 404 on a subscription: ``Settings/max404Retries``) live in memory: a restart gives a write
 ///   a fresh budget. The store has no update operation, and re-appending a write to record its count would
