@@ -24,7 +24,7 @@ enum AttributeChange: Sendable, Equatable {
 enum WriteValidator {
     /// Attribute names the SDK writes itself (ATTR-21): an app cannot set them.
     static let reservedAttributeKeys: Set<String> = ["tracking_opted_out", "push_permission"]
-    /// The longest attribute name, in characters (the server's limit).
+    /// The longest attribute name, in Unicode code points (the server's limit, docs/protocol.md §3.3).
     static let maxKeyLength = 255
     /// The largest attribute value, as compact JSON (the event properties' limit, EVT).
     static let maxValueBytes = 51_200
@@ -36,8 +36,10 @@ enum WriteValidator {
     static let statuses: Set<String> = ["optedIn", "subscribed", "unsubscribed"]
     /// The longest alias label (GAP-24).
     static let maxLabelLength = 64
-    /// The longest alias value and subscription group id.
+    /// The longest alias value, in Unicode code points (docs/protocol.md §3.3).
     static let maxNameLength = 255
+    /// The longest subscription group id, in Unicode code points (docs/protocol.md §3.3).
+    static let maxGroupIdLength = 128
 
     /// The result of checking an attribute call.
     struct Checked: Sendable, Equatable {
@@ -120,7 +122,11 @@ enum WriteValidator {
     /// Why an attribute name cannot be used, or `nil`.
     static func keyProblem(_ key: String) -> String? {
         if key.isEmpty { return "the attribute name is empty" }
-        if key.count > Self.maxKeyLength { return "the attribute name is longer than \(Self.maxKeyLength) characters" }
+        // Code points, as the server counts (Swift's `count` counts grapheme clusters, fewer).
+        let length = key.unicodeScalars.count
+        if length > Self.maxKeyLength {
+            return "the attribute name is longer than \(Self.maxKeyLength) characters (\(length) code points)"
+        }
         if Self.reservedAttributeKeys.contains(key) { return "\"\(key)\" is written by the SDK itself" }
         return nil
     }
@@ -134,7 +140,10 @@ enum WriteValidator {
                 "the label \(Self.quoted(label)) must be 1–\(Self.maxLabelLength) lowercase letters, digits or underscores"
         }
         if name.isEmpty { return "the alias value (name:) is empty" }
-        if name.count > Self.maxNameLength { return "the alias value is longer than \(Self.maxNameLength) characters" }
+        let length = name.unicodeScalars.count
+        if length > Self.maxNameLength {
+            return "the alias value is longer than \(Self.maxNameLength) characters (\(length) code points)"
+        }
         return nil
     }
 
@@ -156,8 +165,8 @@ enum WriteValidator {
         if let status, !Self.statuses.contains(status) {
             return "unknown status \(Self.quoted(status)) (optedIn, subscribed or unsubscribed)"
         }
-        if let groupId, groupId.isEmpty || groupId.count > 128 {
-            return "the group id must be 1–128 characters"
+        if let groupId, groupId.isEmpty || groupId.unicodeScalars.count > Self.maxGroupIdLength {
+            return "the group id must be 1–\(Self.maxGroupIdLength) characters (Unicode code points)"
         }
         return nil
     }

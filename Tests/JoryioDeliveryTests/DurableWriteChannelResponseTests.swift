@@ -31,55 +31,68 @@ import Testing
     }
 
     @Test(
-        "success:false and 401 are retried with backoff, at most 10 attempts, then dropped",
+        "success:false and 401 are retried with backoff at most 10 times (11 sends), then dropped (DURABLE-8)",
         arguments: [
             HTTPResponse.notOK, HTTPResponse.json(401, #"{"error":"unauthorized"}"#),
         ]
     )
     func countedRetries(response: HTTPResponse) throws {
         let rig = DurableRig()
+        let origin = rig.scheduler.now()
         rig.channel.enqueue(write("w1", self.identify, user: "u1"))
         rig.channel.enqueue(write("w2", self.unsubscribe, user: "u1"))
-        let delays: [TimeInterval] = [1, 2, 4, 8, 16, 32, 60, 60, 60]
-        for attempt in 1...10 {
-            #expect(rig.sentIds == Array(repeating: "w1", count: attempt))
+        // The first send, then 10 retries, each after its backoff (1 s × 2^(n−1), capped at 60 s).
+        let delays: [TimeInterval] = [1, 2, 4, 8, 16, 32, 60, 60, 60, 60]
+        for send in 1...11 {
+            #expect(rig.sentIds == Array(repeating: "w1", count: send))
             rig.answer(response)
-            if attempt < 10 {
+            if send <= 10 {
                 // Never before the backoff: one millisecond early nothing goes.
-                rig.scheduler.advance(by: delays[attempt - 1] - 0.001)
-                #expect(rig.transport.requests.count == attempt)
+                rig.scheduler.advance(by: delays[send - 1] - 0.001)
+                #expect(rig.transport.requests.count == send)
                 rig.scheduler.advance(by: 0.001)
             }
         }
+        #expect(rig.sentAt(after: origin) == [0, 1, 3, 7, 15, 31, 63, 123, 183, 243, 303])
         #expect(rig.channel.pending.map(\.id) == ["w2"])
         #expect(rig.messages(.error).count == 1)
-        #expect(rig.messages(.error).first?.hasPrefix("identify write dropped after 10 failed attempts") == true)
-        #expect(rig.messages(.warning).count == 9)
+        #expect(
+            rig.messages(.error).first?.hasPrefix("identify write dropped after 11 failed attempts, 10 of them retries")
+                == true
+        )
+        #expect(rig.messages(.warning).count == 10)
+        #expect(rig.messages(.warning).last?.contains("retry 10 of 10 follows with backoff") == true)
         rig.scheduler.advance(by: 60)
-        #expect(rig.sentIds == Array(repeating: "w1", count: 10) + ["w2"])
+        #expect(rig.sentIds == Array(repeating: "w1", count: 11) + ["w2"])
         rig.answer(.ok)
         #expect(try rig.storedIds().isEmpty)
     }
 
-    @Test("404 on a subscription with events queued waits for eventsDelivered(), at most 5 times; the head blocks")
+    @Test(
+        "404 on a subscription with events queued waits for eventsDelivered(), retried at most 5 times (6 sends; DURABLE-7, SUB-9); the head blocks"
+    )
     func notFoundWaitsForEvents() throws {
         let rig = DurableRig()
         rig.eventsWaiting.withLock { $0 = true }
         rig.channel.enqueue(write("w1", self.subscribe))
         rig.channel.enqueue(write("w2", .optOutRecord(optedOut: true)))
-        for attempt in 1...5 {
-            #expect(rig.sentIds == Array(repeating: "w1", count: attempt))
+        for send in 1...6 {
+            #expect(rig.sentIds == Array(repeating: "w1", count: send))
             rig.answer(.json(404, #"{"success":false,"error":"profile_not_found"}"#))
-            if attempt < 5 {
+            if send <= 5 {
                 rig.scheduler.advance(by: 120)
                 rig.channel.trigger()
-                #expect(rig.transport.requests.count == attempt, "waits for the events, and w2 waits behind it")
+                #expect(rig.transport.requests.count == send, "waits for the events, and w2 waits behind it")
                 rig.channel.eventsDelivered()
             }
         }
-        #expect(rig.messages(.error) == ["subscription write dropped after 5 answers of HTTP 404 (no profile)"])
-        #expect(rig.sentIds == Array(repeating: "w1", count: 5) + ["w2"])
-        #expect(rig.results.value == Array(repeating: .http(status: 404, body: nil), count: 5))
+        #expect(
+            rig.messages(.error) == [
+                "subscription write dropped after 6 answers of HTTP 404 (no profile), 5 of them to retries"
+            ]
+        )
+        #expect(rig.sentIds == Array(repeating: "w1", count: 6) + ["w2"])
+        #expect(rig.results.value == Array(repeating: .http(status: 404, body: nil), count: 6))
         rig.answer(.ok)
         #expect(try rig.storedIds().isEmpty)
     }
@@ -96,22 +109,26 @@ import Testing
         #expect(rig.sentIds == ["w1", "w1"])
     }
 
-    @Test("404 on a subscription with no events queued retries after backoff, at most 5 times")
+    @Test(
+        "404 on a subscription with no events queued is retried after backoff, at most 5 times (6 sends; DURABLE-7, SUB-9)"
+    )
     func notFoundBacksOff() throws {
         let rig = DurableRig()
+        let origin = rig.scheduler.now()
         rig.channel.enqueue(write("w1", self.unsubscribe))
-        let delays: [TimeInterval] = [1, 2, 4, 8]
-        for attempt in 1...5 {
-            #expect(rig.transport.requests.count == attempt)
+        let delays: [TimeInterval] = [1, 2, 4, 8, 16]
+        for send in 1...6 {
+            #expect(rig.transport.requests.count == send)
             rig.answer(.json(404, ""))
-            if attempt < 5 {
-                rig.scheduler.advance(by: delays[attempt - 1] - 0.001)
-                #expect(rig.transport.requests.count == attempt)
+            if send <= 5 {
+                rig.scheduler.advance(by: delays[send - 1] - 0.001)
+                #expect(rig.transport.requests.count == send)
                 rig.scheduler.advance(by: 0.001)
             }
         }
         rig.scheduler.advance(by: 3600)
-        #expect(rig.transport.requests.count == 5)
+        #expect(rig.transport.requests.count == 6)
+        #expect(rig.sentAt(after: origin) == [0, 1, 3, 7, 15, 31])
         #expect(rig.channel.pendingCount == 0)
         #expect(try rig.storedIds().isEmpty)
     }

@@ -100,7 +100,7 @@ struct SandboxUnconfirmedAnswerTests {
     }
 
     @Test(
-        "durable writes: 12 unclear answers (more than the 10 counted attempts) never drop an alias",
+        "durable writes: 12 unclear answers (more than the 11 sends counted answers allow) never drop an alias",
         arguments: answers
     )
     func durable(answer: Answer) async throws {

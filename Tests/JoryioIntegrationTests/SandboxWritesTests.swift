@@ -158,6 +158,35 @@ struct SandboxWritesTests {
         #expect(profile.attributes["tracking_opted_out"] as? Bool == true)
         #expect(profile.attributes["plan"] == nil)
     }
+
+    @Test("Lengths at the limit in code points are what the server accepts; one code point more never leaves")
+    func codePointLimitsAgreeWithTheServer() async throws {
+        let rig = try await SandboxRig()
+        defer { rig.tearDown() }
+        let sdk = rig.launch()
+        // "é" as e + U+0301 (2 code points, 1 grapheme); a ZWJ family (5 code points, 1 grapheme).
+        let accent = "e\u{301}"
+        let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}"
+        let key = String(repeating: accent, count: 127) + "x"  // 255 code points, 128 graphemes
+        let tooLongKey = String(repeating: accent, count: 128)  // 256 code points, 128 graphemes
+        let name = String(repeating: family, count: 51)  // 255 code points
+        let group = String(repeating: accent, count: 64)  // 128 code points
+        sdk.joryio.identify("dora")
+        sdk.joryio.setAttributes([key: 1, tooLongKey: 2])
+        sdk.joryio.addAlias("crm_id", name: name)
+        sdk.joryio.addAlias("erp_id", name: name + "x")
+        sdk.joryio.addToSubscriptionGroup(group, channel: "email")
+        sdk.joryio.addToSubscriptionGroup(group + "x", channel: "email")
+        await rig.settle(sdk)
+
+        let profile = try #require(try await rig.sandbox.profile(userId: "dora"))
+        #expect(profile.attributes.keys.map { $0.unicodeScalars.count } == [255])
+        #expect(profile.aliases.mapValues { $0.unicodeScalars.count } == ["crm_id": 255])
+        #expect(profile.groups["email"]?.map { $0.unicodeScalars.count } == [128])
+        let refused = try await rig.sandbox.requests().filter { ($0.status ?? 0) >= 400 }
+        #expect(refused.isEmpty, "the server refused nothing: \(refused.map(\.path))")
+        #expect(sdk.messages(atLeast: .warning).count == 3, "one warning per call refused on the device")
+    }
 }
 
 extension Dictionary where Key == String, Value == Any {

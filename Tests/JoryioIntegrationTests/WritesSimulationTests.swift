@@ -27,7 +27,7 @@ import Testing
 ///   before the identify creates that profile: see SandboxWritesSimulationFindingsTests);
 /// - an identify while pending over held anonymous durable writes (same reason, at grant time);
 /// - 400/403/409/413/422 and 402 answers, and `rejectAttributeKeys` (drops that depend on timing);
-/// - more than 9 `success: false` answers per seed (a durable write is dropped after 10).
+/// - more than 9 `success: false` answers per seed (a durable write is dropped at the 11th: 10 retries).
 /// An identify held while pending that `optOut()` or a denial drops is owed again for the user still
 /// on the device, like an identify made while opted out (IDENT-5, GAP-23 in docs/decisions.md): the
 /// model keeps it and expects it once collection is allowed (seeds 60, 102, 141, 179, 196 and 294 of
@@ -103,7 +103,7 @@ final class WritesSimulation {
     private var model = WritesModel()
     private var seq = 0
     private var aliasNames = 0
-    /// Uses of `success: false` faults left: a durable write is dropped after 10 of them (DURABLE-8).
+    /// Uses of `success: false` faults left: a durable write is dropped at the 11th (10 retries, DURABLE-8).
     private var successFalseBudget = 9
 
     private static let keys = ["plan", "level", "score", "vip", "nickname"]

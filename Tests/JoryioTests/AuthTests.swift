@@ -68,9 +68,13 @@ func testJWT(sub: String, exp: Int = 4_000_000_000, tag: String = "sig") -> Stri
 
         #expect(heard.value == [JoryioAuthError(reason: .expired, userId: "bob")], "once, about the current user only")
         #expect(sdk.joryio.getQueueSize() == 1, "alice's leftover dropped (AUTH-8); bob's event waits for a token")
-        let sentAfter = transport.requests.count
+        // Events wait for a token (AUTH-14); bob's identify write is retried with backoff, at most
+        // 10 times (DURABLE-8), and never asks the handler again while its request is outstanding.
+        let eventBatches = { transport.requests.filter { $0.url.path.hasSuffix("/v1/events") }.count }
+        let sentAfter = eventBatches()
         sdk.advance(to: 600)
-        #expect(transport.requests.count == sentAfter, "nothing is resent until a new token arrives: no loop")
+        #expect(eventBatches() == sentAfter, "no event batch is resent until a new token arrives: no loop")
+        #expect(heard.value.count == 1)
 
         transport.outcome = .success(RecordingTransport.defaultResponse)
         sdk.joryio.setSdkAuthenticationToken(testJWT(sub: "bob", tag: "fresh"))
@@ -79,6 +83,48 @@ func testJWT(sub: String, exp: Int = 4_000_000_000, tag: String = "sig") -> Stri
         #expect(sdk.joryio.getQueueSize() == 0)
         let last = transport.requests.last { $0.url.path.hasSuffix("/v1/events") }
         #expect(last?.eventNames == ["b1"] && last.map(self.bearer) == testJWT(sub: "bob", tag: "fresh"))
+    }
+
+    /// DURABLE-8 / AUTH-9: a 401 for the current user on the durable channel backs off and retries
+    /// (1, 3, 7, 15 s …) instead of parking the channel until a token arrives; the handler is asked
+    /// once (one outstanding request, GAP-36), and its token sends the write again at once.
+    @Test func aCurrentUsersRejectedDurableWriteIsRetriedWithBackoffAndTheHandlerIsStillAsked() {
+        let scheduler = ManualScheduler()
+        let origin = scheduler.now()
+        let accept = Locked(false)
+        let identifies = Locked<[(at: TimeInterval, bearer: String?)]>([])
+        let transport = RespondingTransport { request in
+            guard request.url.path.hasSuffix("/v1/identify") else { return .success(.ok) }
+            let at = (scheduler.now().timeIntervalSince(origin) * 1000).rounded() / 1000
+            identifies.withLock { $0.append((at, request.header("Authorization"))) }
+            return accept.value
+                ? .success(.ok) : .success(.json(401, #"{"success":false,"error":"unauthorized","reason":"expired"}"#))
+        }
+        let sdk = TestSDK(transport: transport, scheduler: scheduler)
+        var config = JoryioConfig()
+        config.maxRetries = 20
+        sdk.start(config: config)
+        let heard = Locked<[JoryioAuthError]>([])
+        sdk.joryio.setSdkAuthenticationErrorHandler { error in heard.withLock { $0.append(error) } }
+        let stale = testJWT(sub: "alice", tag: "stale")
+        let fresh = testJWT(sub: "alice", tag: "fresh")
+        sdk.joryio.setSdkAuthenticationToken(stale)
+        sdk.joryio.identify("alice")
+        sdk.scheduler.runUntilIdle()
+        sdk.advance(to: 20)
+
+        #expect(identifies.value.map(\.at) == [0, 1, 3, 7, 15], "retried with backoff, not parked")
+        #expect(identifies.value.allSatisfy { $0.bearer == "Bearer " + stale })
+        #expect(heard.value == [JoryioAuthError(reason: .expired, userId: "alice")], "the handler is asked, once")
+
+        // The handler's token arrives: the write goes again at once with it, and is done.
+        accept.withLock { $0 = true }
+        sdk.joryio.setSdkAuthenticationToken(fresh)
+        sdk.scheduler.runUntilIdle()
+        sdk.advance(to: 600)
+        #expect(identifies.value.map(\.at) == [0, 1, 3, 7, 15, 20])
+        #expect(identifies.value.last?.bearer == "Bearer " + fresh)
+        #expect(heard.value.count == 1)
     }
 
     @Test func aTokenSetBeforeInitializeTurnsTheHeaderOnAndNoTokenMeansNoHeader() {

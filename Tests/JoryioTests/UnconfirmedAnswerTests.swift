@@ -139,7 +139,7 @@ import Testing
         sdk.joryio.addAlias("crm_id", name: "C-1042")
         sdk.advance(to: 3 * 3600)
         let attempts = transport.requests.filter { $0.url.path.hasSuffix("/v1/alias") }
-        #expect(attempts.count == 16, "the first try and 15 retries, more than the 10 counted attempts")
+        #expect(attempts.count == 16, "the first try and 15 retries, more than the 10 counted retries")
         #expect(!sdk.messages(atLeast: .warning).contains { $0.contains("dropped") })
         let lines = self.unconfirmedLines(sdk)
         #expect(lines.count == 1, "logged once, not once per retry: \(lines)")

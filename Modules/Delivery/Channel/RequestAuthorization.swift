@@ -6,8 +6,9 @@ package enum AuthVerdict: Sendable, Equatable {
     /// The items belong to a user who is no longer current: drop them so they never block the next
     /// user's (AUTH-8, DURABLE-15).
     case drop
-    /// The current user's items: keep them and send nothing more of them until
-    /// ``RequestAuthorization`` reports a new token (AUTH-9).
+    /// The current user's items: keep them (AUTH-9). The event and attribute channels send nothing
+    /// more of them until ``RequestAuthorization`` reports a new token; the durable-write channel
+    /// retries them with backoff, counted (DURABLE-8), and at once when a new token arrives.
     case hold
 }
 
@@ -94,8 +95,9 @@ package struct SentCredentials: Sendable, Equatable {
 package enum TokenRejection: Sendable, Equatable {
     /// The items belong to a user who is no longer current: drop them (AUTH-8, DURABLE-15).
     case drop
-    /// The current user's items: keep them and wait for a new token (AUTH-9). `tokenArrived` when
-    /// one already arrived while the request was on the wire: send again at once.
+    /// The current user's items: keep them and wait for a new token (AUTH-9), or, on the
+    /// durable-write channel, for the end of the backoff (DURABLE-8). `tokenArrived` when one
+    /// already arrived while the request was on the wire: send again at once.
     case hold(tokenArrived: Bool)
 }
 

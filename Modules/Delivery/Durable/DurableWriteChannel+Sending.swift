@@ -69,6 +69,7 @@ extension DurableWriteChannel {
     private func answered(_ write: DurableWrite) -> Bool {
         self.state.withLock { state -> Bool in
             state.inFlight = nil
+            state.tokenRejected = false
             return state.entries.contains { $0.write.id == write.id }
         }
     }
@@ -96,18 +97,7 @@ extension DurableWriteChannel {
             next = .sendNow
         case .counted(let error, let retryAfter):
             onResult(error)
-            if stillQueued {
-                let failures = self.count(write, notFound: false)
-                if failures >= self.settings.maxCountedAttempts {
-                    logger.error("\(name) write dropped after \(failures) failed attempts (\(error))")
-                    self.remove(write)
-                } else {
-                    logger.warning(
-                        "\(name) write failed (\(error)); attempt \(failures) of \(self.settings.maxCountedAttempts)"
-                    )
-                    self.removeIfSuperseded(write)
-                }
-            }
+            if stillQueued { self.countedFailure(write, reason: "\(error)") }
             next = self.backOff(retryAfter: retryAfter, now: now)
         case .profileNotFound(let retryAfter):
             onResult(.http(status: 404, body: nil))
@@ -147,7 +137,10 @@ extension DurableWriteChannel {
     }
 
     /// The 401 flow's verdict: a departed user's write is dropped (DURABLE-15); the current user's
-    /// is a counted attempt (at most 10) that waits for a new token (DURABLE-8).
+    /// is a counted failure retried with backoff, at most 10 times (DURABLE-8). The engine has
+    /// asked the error handler already (AUTH-9); a new token sends the write again at once
+    /// (``authorizationChanged()``), and without one it still goes at the end of its backoff, so
+    /// the channel never parks for good behind a token that may never come.
     private func handle(_ rejection: TokenRejection, write: DurableWrite) {
         let stillQueued = self.answered(write)
         let name = write.kind.name
@@ -161,21 +154,37 @@ extension DurableWriteChannel {
             self.remove(write)
             self.sendIfDue()
         case .hold(let tokenArrived):
-            if stillQueued {
-                let failures = self.count(write, notFound: false)
-                if failures >= self.settings.maxCountedAttempts {
-                    logger.error("\(name) write dropped after \(failures) rejected SDK-auth tokens")
-                    self.remove(write)
-                    self.sendIfDue()
-                    return
-                }
+            if stillQueued, self.countedFailure(write, reason: "the server rejected the SDK-auth token") {
+                self.sendIfDue()
+                return
             }
-            self.state.withLock { $0.awaitingToken = true }
-            logger.warning("the server rejected the SDK-auth token; \(name) write waits for a new token")
+            self.state.withLock { $0.tokenRejected = true }
+            _ = self.backOff(retryAfter: nil, now: self.dependencies.clock.now())
             if tokenArrived {
                 self.authorizationChanged()
             }
         }
+    }
+
+    /// Counts a `success: false` or current-user 401 answer against `write` (DURABLE-8): returns
+    /// `true` when that was its last retry and it was dropped, `false` when it is kept for a retry
+    /// (or was superseded by a newer write, DURABLE-4).
+    @discardableResult
+    private func countedFailure(_ write: DurableWrite, reason: String) -> Bool {
+        let name = write.kind.name
+        let logger = self.dependencies.logger
+        let failures = self.count(write, notFound: false)
+        let retries = self.settings.maxCountedRetries
+        if failures > retries {
+            logger.error(
+                "\(name) write dropped after \(failures) failed attempts, \(retries) of them retries (\(reason))"
+            )
+            self.remove(write)
+            return true
+        }
+        logger.warning("\(name) write failed (\(reason)); retry \(failures) of \(retries) follows with backoff")
+        self.removeIfSuperseded(write)
+        return false
     }
 
     /// No profile yet (DURABLE-7): counted; waits for the queued events, or backs off when none wait.
@@ -185,8 +194,10 @@ extension DurableWriteChannel {
         let logger = self.dependencies.logger
         guard stillQueued else { return .sendNow }
         let failures = self.count(write, notFound: true)
-        if failures >= self.settings.max404Attempts {
-            logger.error("\(name) write dropped after \(failures) answers of HTTP 404 (no profile)")
+        if failures > self.settings.max404Retries {
+            logger.error(
+                "\(name) write dropped after \(failures) answers of HTTP 404 (no profile), \(self.settings.max404Retries) of them to retries"
+            )
             self.remove(write)
             if let retryAfter { self.state.withLock { $0.retry.retryAfterUntil = now.addingTimeInterval(retryAfter) } }
             return .sendNow

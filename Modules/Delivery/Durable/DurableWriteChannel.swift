@@ -15,9 +15,12 @@ package import JoryioCore
 ///   is not allowed (``setCollectionAllowed(_:)``), or after a 402 for this instance, withdrawals
 ///   behind them still go (DURABLE-10, SUB-6, GAP-32, GAP-63).
 /// - Backoff and `Retry-After` belong to the channel (the server's health), not to one write.
-/// - Attempt counts (`success: false`/401 up to ``Settings/maxCountedAttempts``, 404 on a
-///   subscription up to ``Settings/max404Attempts``) live in memory: a restart gives a write a fresh
-///   budget. The store has no update operation, and re-appending a write to record its count would
+/// - A current user's SDK-auth 401 is a counted failure retried with backoff like `success: false`
+///   (DURABLE-8); the channel never parks waiting for a token, and a new token sends at once
+///   (``authorizationChanged()``), never before `Retry-After`.
+/// - Retry counts (`success: false`/401: ``Settings/maxCountedRetries`` retries after the first
+///   send, 404 on a subscription: ``Settings/max404Retries``) live in memory: a restart gives a write
+///   a fresh budget. The store has no update operation, and re-appending a write to record its count would
 ///   move it behind newer writes.
 /// - A store that throws never crashes the channel and never loses what it accepted: a write the
 ///   store refused is kept in memory and sent during this launch; a write that cannot be deleted
@@ -29,10 +32,15 @@ package final class DurableWriteChannel: Sendable {
     package struct Settings: Sendable {
         /// The most writes kept; a new write beyond it evicts the oldest non-withdrawal (DURABLE-11).
         package var maxWrites: Int
-        /// How many 404 answers a subscription write gets before it is dropped (DURABLE-7).
-        package var max404Attempts: Int
-        /// How many `success: false` / 401 answers a write gets before it is dropped (DURABLE-8).
-        package var maxCountedAttempts: Int
+        /// How many times a subscription write answered 404 is sent again (DURABLE-7, "retried …
+        /// at most 5 times"): the answer after the last retry, 404 again, drops it. A write is sent
+        /// at most `max404Retries + 1` times for 404s.
+        package var max404Retries: Int
+        /// How many times a write answered `success: false` or a current-user 401 is sent again
+        /// (DURABLE-8, "retried with backoff, at most 10 times per write"): the answer after the
+        /// last retry, refused again, drops it. A write is sent at most `maxCountedRetries + 1`
+        /// times for these answers.
+        package var maxCountedRetries: Int
         /// The backoff schedule (BATCH-18).
         package var backoff: BackoffPolicy
         /// Consecutive failures after which the channel stops arming its own retry timer and waits
@@ -47,20 +55,20 @@ package final class DurableWriteChannel: Sendable {
             backoff: BackoffPolicy,
             maxRetries: Int,
             maxWrites: Int = 1000,
-            max404Attempts: Int = 5,
-            maxCountedAttempts: Int = 10,
+            max404Retries: Int = 5,
+            maxCountedRetries: Int = 10,
             eventsWaitLimit: TimeInterval = 300
         ) {
             self.backoff = backoff
             self.maxRetries = maxRetries
             self.maxWrites = max(1, maxWrites)
-            self.max404Attempts = max(1, max404Attempts)
-            self.maxCountedAttempts = max(1, maxCountedAttempts)
+            self.max404Retries = max(0, max404Retries)
+            self.maxCountedRetries = max(0, maxCountedRetries)
             self.eventsWaitLimit = max(0, eventsWaitLimit)
         }
     }
 
-    /// A waiting write and its attempt counts.
+    /// A waiting write and its failure counts.
     struct Entry {
         /// The write.
         var write: DurableWrite
@@ -86,8 +94,10 @@ package final class DurableWriteChannel: Sendable {
         var collectionAllowed = false
         /// A 402 answered a non-withdrawal: non-withdrawals wait for the next launch (DURABLE-10).
         var collectingStopped = false
-        /// The server rejected the current user's token: nothing is sent until a new one arrives.
-        var awaitingToken = false
+        /// The last answer was an SDK-auth 401 for the current user: the write backs off like any
+        /// counted failure (DURABLE-8), and a new token sends it again without waiting for the
+        /// backoff (never before `Retry-After`).
+        var tokenRejected = false
         /// The write answered 404 that waits for events to be delivered (DURABLE-7).
         var waitingForEvents: String?
         /// The failure streak, backoff and `Retry-After`.
@@ -107,7 +117,6 @@ package final class DurableWriteChannel: Sendable {
             let head = self.head
             return SendGate(
                 held: !self.loaded || self.sendingHeld,
-                awaitingToken: self.awaitingToken,
                 inFlight: self.inFlight != nil,
                 hasWork: head.map { $0.write.id != self.waitingForEvents } ?? false,
                 retryAfterUntil: self.retry.retryAfterUntil,
@@ -190,9 +199,6 @@ package final class DurableWriteChannel: Sendable {
     /// still go (DURABLE-10).
     package var isStopped: Bool { self.state.withLock { $0.collectingStopped } }
 
-    /// Whether sending waits for a new SDK-auth token.
-    package var isWaitingForToken: Bool { self.state.withLock { $0.awaitingToken } }
-
     // MARK: - Commands (scheduler)
 
     /// Allows or holds data-collecting writes: `false` while consent is pending or denied or the
@@ -210,11 +216,14 @@ package final class DurableWriteChannel: Sendable {
         self.sendIfDue()
     }
 
-    /// A token was set: a write held by a rejected token is sent again (AUTH-9, DURABLE-8).
+    /// A token was set: a write whose token was rejected is sent again now, with the new token,
+    /// instead of at the end of its backoff (AUTH-9, DURABLE-8); never before `Retry-After`.
     package func authorizationChanged() {
         let resume = self.state.withLock { state -> Bool in
-            defer { state.awaitingToken = false }
-            return state.awaitingToken
+            guard state.tokenRejected else { return false }
+            state.tokenRejected = false
+            state.retry.backoffUntil = nil
+            return true
         }
         if resume { self.sendIfDue() }
     }

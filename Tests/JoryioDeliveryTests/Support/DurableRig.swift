@@ -70,7 +70,8 @@ final class DurableRig: Sendable {
         maxRetries: Int = 50,
         maxWrites: Int = 1000,
         collectionAllowed: Bool = true,
-        load: Bool = true
+        load: Bool = true,
+        authorization: RequestAuthorization = .disabled
     ) {
         self.store = store
         let identity = self.identity
@@ -96,6 +97,7 @@ final class DurableRig: Sendable {
                 jitter: DeterministicJitter.none,
                 identifiers: SequentialIdentifierGenerator(),
                 logger: self.sink.logger(module: "durable"),
+                authorization: authorization,
                 onResult: { error in results.withLock { $0.append(error) } }
             ),
             currentIdentity: { identity.value },
@@ -126,6 +128,17 @@ final class DurableRig: Sendable {
 
     /// The endpoint paths of every request sent, oldest first.
     var paths: [String] { self.transport.requests.map(\.url.path) }
+
+    /// The `sentAt` of every request sent, as seconds after `origin`, oldest first: when each left.
+    func sentAt(after origin: Date) -> [TimeInterval] {
+        self.transport.requests.map { request in
+            let text = Self.body(request)["sentAt"]?.stringValue ?? ""
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            let date = formatter.date(from: text) ?? .distantPast
+            return (date.timeIntervalSince(origin) * 1000).rounded() / 1000
+        }
+    }
 
     /// The writeIds of every request sent, oldest first.
     var sentIds: [String] { self.transport.requests.map { Self.body($0)["writeId"]?.stringValue ?? "?" } }
