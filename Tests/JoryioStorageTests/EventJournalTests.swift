@@ -12,6 +12,22 @@ struct EventJournalTests {
 
     // MARK: - Appending and visiting
 
+    @Test("a stored position beyond 2^62 (only a damaged file has one) starts a new journal instead of trapping")
+    func hugeSequence() throws {
+        try withTemporaryDirectory { directory in
+            let url = journalURL(in: directory)
+            for sequence in [UInt64.max, UInt64.max - 1, JournalPosition.maximumSequence + 1] {
+                let journal = try openJournal(url, committed: JournalPosition(offset: 0, sequence: sequence))
+                #expect(journal.committed == .origin)
+                #expect(journal.append(Data("x".utf8)) == .appended(wake: true))
+                #expect(journal.readAll(from: journal.committed).bodies == [Data("x".utf8)])
+                journal.relinquish()
+            }
+            #expect(JournalPosition(mark: "0/\(UInt64.max)") == nil)
+            #expect(JournalPosition(mark: "0/\(JournalPosition.maximumSequence)") != nil)
+        }
+    }
+
     @Test("appended records are visited in order, each with the position after it")
     func appendThenVisit() throws {
         try withTemporaryDirectory { directory in

@@ -22,6 +22,8 @@ extension EventJournal {
         committed: JournalPosition?,
         logger: Logger
     ) -> EventJournal? {
+        // A position no real journal reaches (it can only be damaged) starts a new one.
+        let committed = committed.flatMap { $0.sequence <= JournalPosition.maximumSequence ? $0 : nil }
         let descriptor = Foundation.open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             logger.error("cannot open the event journal (errno \(errno)); events are stored without it")

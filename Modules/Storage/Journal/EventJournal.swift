@@ -143,7 +143,7 @@ package final class EventJournal: @unchecked Sendable {
         if wraps {
             if self.capacity - offset >= Self.headerSize {
                 self.writeHeader(at: offset, length: Self.wrapMarker, sequence: sequence, fence: 0, body: nil)
-                sequence += 1
+                sequence &+= 1
             }
             offset = 0
         }
@@ -151,7 +151,7 @@ package final class EventJournal: @unchecked Sendable {
         write(body)
         self.writeHeader(at: offset, length: UInt32(bodySize), sequence: sequence, fence: fence, body: body)
         let next = offset + size
-        self.tail = JournalPosition(offset: next == self.capacity ? 0 : next, sequence: sequence + 1)
+        self.tail = JournalPosition(offset: next == self.capacity ? 0 : next, sequence: sequence &+ 1)
         self.used += needed
         let wake = !self.active
         self.active = true
@@ -333,7 +333,7 @@ package final class EventJournal: @unchecked Sendable {
         let stored = (header + 4).loadUnaligned(as: UInt32.self).littleEndian
         if length == Self.wrapMarker {
             guard stored == Self.checksum(header: header, body: nil) else { return .invalid }
-            return .wrap(next: JournalPosition(offset: 0, sequence: sequence + 1))
+            return .wrap(next: JournalPosition(offset: 0, sequence: sequence &+ 1))
         }
         let bodySize = Int(length)
         guard bodySize <= capacity - offset - Self.headerSize else { return .invalid }
@@ -343,7 +343,7 @@ package final class EventJournal: @unchecked Sendable {
         return .record(
             body,
             callSequence: callSequence,
-            next: JournalPosition(offset: next >= capacity ? 0 : next, sequence: sequence + 1)
+            next: JournalPosition(offset: next >= capacity ? 0 : next, sequence: sequence &+ 1)
         )
     }
 

@@ -18,6 +18,11 @@ package struct JournalPosition: Sendable, Equatable, CustomStringConvertible {
     /// The start of a new journal.
     package static let origin = JournalPosition(offset: 0, sequence: 1)
 
+    /// The largest sequence number a stored position may carry: 2^62, more records than a device
+    /// will ever write. A larger one can only come from a damaged or hostile file, and the journal
+    /// starts again rather than count towards an overflow.
+    package static let maximumSequence: UInt64 = 1 << 62
+
     /// The value stored as the SQLite mark: `offset/sequence`.
     package var mark: String { "\(self.offset)/\(self.sequence)" }
 
@@ -25,7 +30,7 @@ package struct JournalPosition: Sendable, Equatable, CustomStringConvertible {
     package init?(mark: String) {
         let parts = mark.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let offset = Int(parts[0]), let sequence = UInt64(parts[1]), offset >= 0,
-            offset % 8 == 0, sequence > 0
+            offset % 8 == 0, sequence > 0, sequence <= Self.maximumSequence
         else { return nil }
         self.init(offset: offset, sequence: sequence)
     }
