@@ -92,7 +92,10 @@ extension JoryioEnvironment {
         settings cache: SettingsCache = SettingsCache()
     ) -> JoryioStores {
         let capacity = config.maxQueueSize
-        let keyName = "events-" + Self.fingerprint(sdkKey)
+        // One queue per storage directory, whatever the key (issue 13, "SDK key change" in
+        // decisions.md): events and writes queued under an earlier key are sent with the current
+        // one. Files an earlier SDK build named after this key are renamed once.
+        let legacyName = "events-" + Self.fingerprint(sdkKey)
         func settings(_ directory: URL) -> any KeyValueStore {
             cache.store(in: directory, clock: clock, logger: logger)
         }
@@ -108,7 +111,12 @@ extension JoryioEnvironment {
         func durable(_ directory: URL) -> any QueueStore {
             do {
                 let database = try SQLiteDatabase(
-                    fileURL: directory.appendingPathComponent(keyName + ".sqlite"),
+                    fileURL: Self.adopting(
+                        directory,
+                        Self.databaseName,
+                        legacy: legacyName + ".sqlite",
+                        logger: logger
+                    ),
                     clock: clock,
                     logger: logger
                 )
@@ -135,7 +143,7 @@ extension JoryioEnvironment {
             case .files(let preferred):
                 let directory = try Self.directory(preferred)
                 let events = try FileQueueStore(
-                    directory: directory.appendingPathComponent(keyName),
+                    directory: Self.adopting(directory, "joryio-events", legacy: legacyName, logger: logger),
                     capacity: capacity,
                     logger: logger
                 )
@@ -148,7 +156,12 @@ extension JoryioEnvironment {
             case .sqlite(let preferred):
                 let directory = try Self.directory(preferred)
                 let database = try SQLiteDatabase(
-                    fileURL: directory.appendingPathComponent(keyName + ".sqlite"),
+                    fileURL: Self.adopting(
+                        directory,
+                        Self.databaseName,
+                        legacy: legacyName + ".sqlite",
+                        logger: logger
+                    ),
                     clock: clock,
                     logger: logger
                 )
@@ -163,7 +176,7 @@ extension JoryioEnvironment {
                         capacity: JoryioStores.durableCapacity
                     ),
                     journal: JoryioStores.openJournal(
-                        at: directory.appendingPathComponent(keyName + ".journal"),
+                        at: directory.appendingPathComponent("joryio.journal"),
                         for: events,
                         logger: logger
                     )
@@ -191,6 +204,28 @@ extension JoryioEnvironment {
         case .failure(.inUse): return .inUse(directory.path)
         case .failure(.cannotOpen): return .owned(nil)
         }
+    }
+
+    /// The queue database's name in its directory.
+    package static let databaseName = "joryio.sqlite"
+
+    /// `directory/name`; when nothing has that name yet but `legacy` (a name an earlier build gave
+    /// it, after the SDK key) exists, `legacy` and its SQLite companions are renamed to it first.
+    package static func adopting(_ directory: URL, _ name: String, legacy: String, logger: Logger) -> URL {
+        let target = directory.appendingPathComponent(name)
+        let old = directory.appendingPathComponent(legacy)
+        let files = FileManager.default
+        guard !files.fileExists(atPath: target.path), files.fileExists(atPath: old.path) else { return target }
+        do {
+            for suffix in ["-wal", "-shm", "-journal"] where files.fileExists(atPath: old.path + suffix) {
+                try files.moveItem(atPath: old.path + suffix, toPath: target.path + suffix)
+            }
+            try files.moveItem(at: old, to: target)
+            logger.info("storage: \(legacy) is now \(name) (one queue per directory, whatever the SDK key)")
+        } catch {
+            logger.error("storage: cannot rename \(legacy) to \(name) (\(error)); its queued items stay there")
+        }
+        return target
     }
 
     /// `preferred`, or the platform's data directory, created with mode 0700.
@@ -223,8 +258,8 @@ extension JoryioEnvironment {
         return directory
     }
 
-    /// A short stable fingerprint of the SDK key (FNV-1a), so two workspaces never share a queue and
-    /// the key itself never appears in a file name.
+    /// A short stable fingerprint of the SDK key (FNV-1a): the names earlier builds gave the queue
+    /// files, so they can be found; the key itself never appears in a file name.
     private static func fingerprint(_ key: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in key.utf8 {
