@@ -32,8 +32,16 @@ extension JoryioEnvironment {
             gzip: { try? Gzip.compress($0) },
             userAgent: Self.userAgent(),
             defaultKeyValue: {
+                // Where the engine's settings will be (UserDefaults on Apple platforms), so the
+                // opt-out and consent getters answer from stored state before initialize().
                 guard let directory = try? Self.directory(nil) else { return nil }
-                return settings.store(in: directory, clock: SystemClock(), logger: .disabled)
+                return Self.settingsStore(
+                    StoragePlan.make(.sqlite(), platform: .current),
+                    directory: directory,
+                    cache: settings,
+                    clock: SystemClock(),
+                    logger: .disabled
+                )
             },
             sessionStartFacts: Self.sessionStartFacts()
         )
@@ -96,10 +104,14 @@ extension JoryioEnvironment {
         // decisions.md): events and writes queued under an earlier key are sent with the current
         // one. Files an earlier SDK build named after this key are renamed once.
         let legacyName = "events-" + Self.fingerprint(sdkKey)
+        let plan = StoragePlan.make(config.storage, platform: .current)
         func settings(_ directory: URL) -> any KeyValueStore {
-            cache.store(in: directory, clock: clock, logger: logger)
+            Self.settingsStore(plan, directory: directory, cache: cache, clock: clock, logger: logger)
         }
         func secure(_ directory: URL) -> any SecureStore {
+            #if canImport(Security)
+            if plan.secrets == .keychain { return KeychainSecureStore(service: StoragePlan.keychainService) }
+            #endif
             do {
                 return try FileSecureStore(directory: directory.appendingPathComponent("secure", isDirectory: true))
             } catch {
@@ -192,17 +204,43 @@ extension JoryioEnvironment {
     /// one instance per directory, in this process or another. In-memory storage owns nothing; a
     /// directory or lock file that cannot be opened is left to the stores to report.
     package static func claimStorage(_ config: JoryioConfig) -> StorageClaim {
-        let preferred: URL?
+        var preferred: URL?
         switch config.storage {
         case .inMemory: return .owned(nil)
         case .sqlite(let directory), .files(let directory): preferred = directory
         case .custom: preferred = nil
         }
+        // Settings in UserDefaults are the app's, whatever the directory: one owner per app then.
+        if StoragePlan.make(config.storage, platform: .current).settingsSharedByApp { preferred = nil }
         guard let directory = try? Self.directory(preferred) else { return .owned(nil) }
         switch StorageLock.acquire(directory.appendingPathComponent("joryio.lock")) {
         case .success(let lock): return .owned(lock)
         case .failure(.inUse): return .inUse(directory.path)
         case .failure(.cannotOpen): return .owned(nil)
+        }
+    }
+
+    /// The settings store `plan` names: the app's standard UserDefaults (Apple), or the settings
+    /// file of `directory` shared through `cache` (one per directory in the process).
+    static func settingsStore(
+        _ plan: StoragePlan,
+        directory: URL,
+        cache: SettingsCache,
+        clock: any Clock,
+        logger: Logger
+    ) -> any KeyValueStore {
+        switch plan.settings {
+        case .memory:
+            return InMemoryKeyValueStore()
+        case .userDefaults:
+            do {
+                return try UserDefaultsKeyValueStore(suiteName: nil)
+            } catch {
+                logger.error("cannot open UserDefaults (\(error)); settings go to a file instead")
+                return cache.store(in: directory, clock: clock, logger: logger)
+            }
+        case .file:
+            return cache.store(in: directory, clock: clock, logger: logger)
         }
     }
 
@@ -255,6 +293,14 @@ extension JoryioEnvironment {
             withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700]
         )
+        #if canImport(UIKit)
+        // Readable after the first unlock since power-on, even while locked (INIT-15): files made
+        // here inherit the directory's class.
+        try? FileManager.default.setAttributes(
+            [.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication],
+            ofItemAtPath: directory.path
+        )
+        #endif
         return directory
     }
 
