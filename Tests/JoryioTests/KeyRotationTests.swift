@@ -45,6 +45,34 @@ import Testing
         }
     }
 
+    @Test("an opt-out made offline under the old key: its record reaches the server with the new key")
+    func pendingOptOutRecord() throws {
+        try withTemporaryDirectory { directory in
+            let offline = RecordingTransport()
+            offline.outcome = .failure(TransportError(.cannotConnect, "no network"))
+            let first = TestSDK(transport: offline, storage: .sqlite(directory: directory))
+            first.start(sdkKey: Self.oldKey)
+            first.joryio.optOut()
+            first.scheduler.runUntilIdle()
+            #expect(offline.requests.contains { $0.url.path.hasSuffix("v1/opt-out") })
+            first.joryio.relinquishStorage()
+
+            let online = RecordingTransport()
+            let second = TestSDK(
+                transport: online,
+                storage: .sqlite(directory: directory),
+                identifiers: SequentialIdentifierGenerator(first: 1000)
+            )
+            second.start(sdkKey: Self.newKey)
+            #expect(second.joryio.isUserOptedOut())
+            second.scheduler.runUntilIdle()
+            let records = online.requests.filter { $0.url.path.hasSuffix("v1/opt-out") }
+            #expect(records.count == 1)
+            #expect(records.first?.header("X-Joryio-Sdk-Key") == Self.newKey)
+            #expect(records.first?.json?["optedOut"] == .bool(true))
+        }
+    }
+
     @Test("a queue an earlier build named after the key is adopted under the new name, with its events")
     func legacyDatabaseIsAdopted() throws {
         try withTemporaryDirectory { directory in
