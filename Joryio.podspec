@@ -24,6 +24,10 @@ Pod::Spec.new do |s|
   s.osx.deployment_target = '11.0'
   s.swift_version = '6.0'
   s.default_subspecs = 'Core'
+  # The sources import their sibling SwiftPM modules (JoryioCore …); in the pod they are all one
+  # module, so those imports are put under `#if canImport(...)` in the downloaded copy. CI
+  # type-checks the pod's files rewritten this way as one module (`make check-pod-module`).
+  s.prepare_command = 'sh Tools/pod/single-module.sh Modules'
 
   s.subspec 'Core' do |ss|
     ss.source_files = 'Modules/{Core,Storage,Transport,Delivery,Consent,Identity,Platform,Auth,Feature,Kit,Joryio}/**/*.swift'

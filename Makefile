@@ -11,7 +11,7 @@ export NO_PROXY := 127.0.0.1,localhost,::1
 export no_proxy := 127.0.0.1,localhost,::1
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: consumer deps build test test-swift test-unit test-sandbox-swift test-sandbox test-crash test-tsan demo bench fuzz fuzz-build fuzz-smoke fuzz-replay lint format generate check-generated check-rules check-required-reason check-podspec docs clean
+.PHONY: consumer deps build test test-swift test-unit test-sandbox-swift test-sandbox test-crash test-tsan demo bench fuzz fuzz-build fuzz-smoke fuzz-replay lint format generate check-generated check-rules check-required-reason check-podspec check-pod-module docs clean
 
 ## deps: install the system libraries the package links (sqlite3, libcurl, zlib) when missing.
 deps:
@@ -178,6 +178,20 @@ check-rules: deps
 ## docs/required-reason-allowlist.txt allows it with a reason (STORE-10, PRIVACY-7).
 check-required-reason: deps
 	$(SWIFT) run $(STRICT) joryio-tools check-required-reason --root .
+
+## check-pod-module: the CocoaPods pod is one module (PKG-9): copy its sources, rewrite them as the
+## podspec's prepare_command does (Tools/pod/single-module.sh), and type-check them as the single
+## module `Joryio` with the package's language mode and flags (Apple-only `#if` code is not seen here).
+POD_FOLDERS = Core Storage Transport Delivery Consent Identity Platform Auth Feature Kit Joryio
+check-pod-module: deps
+	@rm -rf .build/pod-module && mkdir -p .build/pod-module && cp -R Modules .build/pod-module/
+	@sh Tools/pod/single-module.sh .build/pod-module/Modules
+	@cd .build/pod-module && swiftc -typecheck -swift-version 6 -warnings-as-errors -module-name Joryio -package-name joryio \
+		-I Modules/System/CJoryioSQLite -I Modules/System/CJoryioZlib -I Modules/System/CJoryioCurl \
+		-enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault \
+		-enable-upcoming-feature MemberImportVisibility -enable-upcoming-feature NonisolatedNonsendingByDefault \
+		$$(for folder in $(POD_FOLDERS); do find Modules/$$folder -name '*.swift'; done) \
+		&& echo "The pod's sources type-check as the one module Joryio."
 
 ## check-podspec: fail when Joryio.podspec (CocoaPods from the git tag, PKG-5…PKG-9) no longer mirrors the
 ## SwiftPM products: subspecs, source folders, system libraries, the privacy manifest, deployment targets,

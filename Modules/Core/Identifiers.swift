@@ -93,3 +93,11 @@ private final class RandomPool: @unchecked Sendable {
         }
     }
 }
+
+extension Optional where Wrapped == String {
+    /// The string unless it is `nil` or empty (how stored and configured ids are read).
+    package var nonEmpty: String? {
+        guard let self, !self.isEmpty else { return nil }
+        return self
+    }
+}

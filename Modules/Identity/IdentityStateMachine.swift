@@ -1,3 +1,5 @@
+internal import JoryioCore
+
 /// The identity as a value: anonymous id, user id, device id and the kept identify, inputs in,
 /// actions out (IDENT, STORE-8, GAP-22, GAP-52, WIPE-1, WIPE-7).
 ///
@@ -188,10 +190,3 @@ package struct IdentityStateMachine: Sendable, Equatable {
     }
 }
 
-extension Optional where Wrapped == String {
-    /// The string unless it is `nil` or empty (how stored and configured ids are read).
-    fileprivate var nonEmpty: String? {
-        guard let self, !self.isEmpty else { return nil }
-        return self
-    }
-}

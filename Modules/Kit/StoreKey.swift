@@ -54,10 +54,3 @@ extension SecureStore {
     }
 }
 
-extension Optional where Wrapped == String {
-    /// The string unless it is `nil` or empty.
-    var nonEmpty: String? {
-        guard let self, !self.isEmpty else { return nil }
-        return self
-    }
-}
