@@ -189,4 +189,3 @@ package struct IdentityStateMachine: Sendable, Equatable {
         return [.setKeptMarker(kept)]
     }
 }
-
