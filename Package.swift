@@ -61,6 +61,8 @@ let package = Package(
         module("JoryioIdentity", "Identity", ["JoryioCore"]),
         module("JoryioPlatform", "Platform", ["JoryioCore"]),
         module("JoryioAuth", "Auth", ["JoryioCore"]),
+        // Push notifications (issue 14): a feature on the seam, its decisions as values.
+        module("JoryioPush", "Push", ["JoryioCore", "JoryioFeature", "JoryioDelivery", "JoryioConsent"]),
         // The engine's feature seam; the delivery channels are its first conformers.
         module("JoryioFeature", "Feature", ["JoryioCore", "JoryioConsent", "JoryioDelivery"]),
         // The facade class, the engine and the composition root both products share.
@@ -76,7 +78,7 @@ let package = Package(
             resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
         // The two products' top modules: each defines `Joryio.shared` with its feature catalog.
-        module("Joryio", "Joryio", ["JoryioKit", "JoryioCore"]),
+        module("Joryio", "Joryio", ["JoryioKit", "JoryioCore", "JoryioPush"]),
         module("JoryioAnalytics", "Analytics", ["JoryioKit", "JoryioCore"]),
         module(
             "JoryioTesting",
@@ -166,6 +168,7 @@ let package = Package(
         .testTarget(name: "JoryioConsentTests", dependencies: ["JoryioConsent"]),
         .testTarget(name: "JoryioIdentityTests", dependencies: ["JoryioIdentity"]),
         .testTarget(name: "JoryioAuthTests", dependencies: ["JoryioAuth", "JoryioTesting"]),
+        .testTarget(name: "JoryioPushTests", dependencies: ["JoryioPush", "JoryioCore", "JoryioTesting"]),
         .testTarget(name: "JoryioPlatformTests", dependencies: ["JoryioPlatform", "JoryioCore", "JoryioTesting"]),
         .testTarget(
             name: "JoryioDeliveryTests",
