@@ -83,7 +83,10 @@ let package = Package(
         module(
             "JoryioTesting",
             "TestSupport",
-            ["JoryioCore", "JoryioKit", "JoryioStorage", "JoryioTransport", "JoryioConsent", "JoryioDelivery"]
+            [
+                "JoryioCore", "JoryioKit", "JoryioStorage", "JoryioTransport", "JoryioConsent", "JoryioDelivery",
+                "JoryioPush",
+            ]
         ),
 
         .executableTarget(
