@@ -33,6 +33,13 @@ package struct FeatureContext: Sendable {
     package var enqueueDurable: @Sendable (_ kind: DurableWrite.Kind, _ timestamp: Date) -> Void
     /// Records an event through the engine's pipeline: consent gate, validation, plugins, session.
     package var recordEvent: @Sendable (_ name: String, _ properties: [String: JSONValue], _ timestamp: Date) -> Void
+    /// Records attribute changes through the attributes feature (its consent gate and identity),
+    /// for features that keep a profile attribute up to date (`push_permission`, PUSH-11).
+    package var recordAttributes:
+        @Sendable (_ changes: [(key: String, operation: AttributeWrite.Operation)], _ timestamp: Date) -> Void = {
+            _,
+            _ in
+        }
     /// Every finished request reports here: `nil` for a success (BATCH-16, AUTH-9).
     package var requestFinished: @Sendable (JoryioTransportError?) -> Void
     /// Whether events wait on the device (stored or about to be).

@@ -15,7 +15,7 @@ extension JoryioEngine {
         logger: Logger,
         config: JoryioConfig
     ) -> FeatureContext {
-        FeatureContext(
+        var context = FeatureContext(
             scheduler: environment.scheduler,
             clock: environment.clock,
             identifiers: environment.identifiers,
@@ -49,6 +49,10 @@ extension JoryioEngine {
             eventsWaiting: { (reference.engine?.queuedCount() ?? 0) > 0 },
             eventsSent: { error in reference.engine?.eventsSent(error) }
         )
+        context.recordAttributes = { changes, timestamp in
+            reference.engine?.features.first(AttributesFeature.self)?.record(changes, timestamp: timestamp)
+        }
+        return context
     }
 
     /// What the identity machine needs at launch: the stored ids (STORE-1, STORE-3), the install

@@ -47,6 +47,7 @@ private final class ScoreFeature: EngineFeature {
             let now = self.context.clock.now()
             self.context.enqueueDurable(Self.kind, now)
             self.context.recordEvent("Score Started", ["user": .string(current)], now)
+            self.context.recordAttributes([(key: "score_level", operation: .set(.int(1)))], now)
         case .reset: self.note("reset")
         case .wiped: self.note("wiped")
         }
@@ -118,6 +119,10 @@ private final class ScoreFeature: EngineFeature {
         sdk.joryio.flush()
         sdk.scheduler.runUntilIdle()
         #expect(transport.requests.eventNames.contains("Score Started"))
+        let attributes = transport.requests.filter { $0.url.path.hasSuffix("/v1/attributes") }
+        #expect(
+            attributes.contains { String(decoding: $0.decodedBody ?? Data(), as: UTF8.self).contains("score_level") }
+        )
     }
 
     @Test("a feature's event goes through the consent gate like any other")
@@ -131,6 +136,7 @@ private final class ScoreFeature: EngineFeature {
         sdk.scheduler.runUntilIdle()
         #expect(try #require(made.value).heard.value.contains("identified u"))
         #expect(!transport.requests.eventNames.contains("Score Started"), "dropped while opted out (INIT-8)")
+        #expect(!transport.requests.contains { $0.url.path.hasSuffix("/v1/attributes") }, "its attribute too (ATTR-20)")
         #expect(!transport.requests.contains { $0.url.path.hasSuffix("/v1/score") }, "held: collection is not allowed")
     }
 
