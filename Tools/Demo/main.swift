@@ -56,6 +56,9 @@ func run() throws {
     app.flush()
     try waitUntil("the 402 arrives") { app.lastTransportError == .http(status: 402, body: nil) }
     say("\n2. the sandbox answered 402 (ingestion paused): \(app.getQueueSize()) events kept on disk, sending stopped")
+    // The app process ends (one SDK instance owns a storage directory at a time), and launches again.
+    app.applicationWillTerminate(waitingAtMost: 5)
+    app.relinquishStorage()
     let relaunched = Joryio()
     relaunched.initialize(sdkKey: sdkKey, apiHost: sandbox.apiHost.absoluteString, config: config)
     try waitUntil("the relaunched app delivers the backlog") { (try? sandbox.events().count) == 153 }
