@@ -158,6 +158,7 @@ let package = Package(
         fuzzTarget("JSONValue", ["JoryioCore"]),
         fuzzTarget("RetryAfter", ["JoryioCore"]),
         fuzzTarget("EventJournal", ["JoryioCore", "JoryioStorage", "JoryioKit"]),
+        fuzzTarget("PushPayload", ["JoryioCore", "JoryioPush"]),
 
         // Shared by the test targets only: the `.sandbox` tag and the lane check (Tests/Lanes/SandboxLane.swift).
         .target(name: "JoryioTestLanes", dependencies: ["JoryioTesting", "JoryioCore"], path: "Tests/Lanes"),
@@ -171,7 +172,11 @@ let package = Package(
         .testTarget(name: "JoryioConsentTests", dependencies: ["JoryioConsent"]),
         .testTarget(name: "JoryioIdentityTests", dependencies: ["JoryioIdentity"]),
         .testTarget(name: "JoryioAuthTests", dependencies: ["JoryioAuth", "JoryioTesting"]),
-        .testTarget(name: "JoryioPushTests", dependencies: ["JoryioPush", "JoryioCore", "JoryioTesting"]),
+        .testTarget(
+            name: "JoryioPushTests",
+            dependencies: ["JoryioPush", "JoryioCore", "JoryioTesting"],
+            exclude: ["Payloads"]
+        ),
         .testTarget(name: "JoryioPlatformTests", dependencies: ["JoryioPlatform", "JoryioCore", "JoryioTesting"]),
         .testTarget(
             name: "JoryioDeliveryTests",

@@ -46,6 +46,12 @@ def list_push_unregistered(request: Request) -> Response:
     return Response(200, {"tokens": request.app.state.push_unregistered()})
 
 
+def list_push_reports(request: Request) -> Response:
+    """Push receipts and clicks, optionally of one `?trackingId=`."""
+    tracking_id = request.query.get("trackingId", [None])[0]
+    return Response(200, request.app.state.push_reports(tracking_id))
+
+
 def add_fault(request: Request) -> Response:
     rule = request.app.state.add_fault(request.body)
     return Response(200, {"id": rule.id})
@@ -91,7 +97,7 @@ def shutdown(request: Request) -> Response:
 def page(request: Request) -> Response:
     return Response(
         200,
-        raw=dashboard.render(request.app.state.requests()),
+        raw=dashboard.render(request.app.state.requests(), request.app.state.profiles()),
         content_type="text/html; charset=utf-8",
         headers={"Content-Security-Policy": dashboard.CONTENT_SECURITY_POLICY},
     )
@@ -106,6 +112,7 @@ def register(router: Router) -> None:
     router.control("GET", f"{c}/profiles", list_profiles)
     router.control("GET", f"{c}/profile", get_profile)
     router.control("GET", f"{c}/push-unregistered", list_push_unregistered)
+    router.control("GET", f"{c}/push-reports", list_push_reports)
     router.control("POST", f"{c}/faults", add_fault, json_body=True)
     router.control("GET", f"{c}/faults", list_faults)
     router.control("DELETE", f"{c}/faults", clear_faults)

@@ -11,7 +11,7 @@ against markup in request bodies:
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Optional
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
@@ -29,8 +29,9 @@ def embed_json(value: Any) -> str:
     return text
 
 
-def render(requests: list[dict[str, Any]]) -> bytes:
-    return _PAGE.replace("__INITIAL_REQUESTS__", embed_json(requests)).encode("utf-8")
+def render(requests: list[dict[str, Any]], profiles: Optional[list[dict[str, Any]]] = None) -> bytes:
+    page = _PAGE.replace("__INITIAL_PROFILES__", embed_json(profiles or []))
+    return page.replace("__INITIAL_REQUESTS__", embed_json(requests)).encode("utf-8")
 
 
 _PAGE = """<!DOCTYPE html>
@@ -44,6 +45,7 @@ _PAGE = """<!DOCTYPE html>
   body { font: 14px/1.4 -apple-system, system-ui, sans-serif; margin: 0 1.5rem 2rem; }
   header { display: flex; gap: 1rem; align-items: center; flex-wrap: wrap; padding: 1rem 0; }
   h1 { font-size: 1.2rem; margin: 0; }
+  h2 { font-size: 1rem; margin: 1.5rem 0 .5rem; }
   .muted { color: var(--muted); }
   table { border-collapse: collapse; width: 100%; }
   th, td { text-align: left; padding: .35rem .6rem; border-bottom: 1px solid var(--line); white-space: nowrap; }
@@ -70,6 +72,13 @@ _PAGE = """<!DOCTYPE html>
   <th>Size</th><th>Gzip</th></tr></thead>
   <tbody id="rows"></tbody>
 </table>
+<h2>Push tokens</h2>
+<table>
+  <thead><tr><th>Profile</th><th>User</th><th>Anonymous ids</th><th>Token</th><th>Environment</th>
+  <th>Permission</th><th>Bundle</th><th>Registered</th></tr></thead>
+  <tbody id="tokens"><tr><td colspan="8" class="muted">No push tokens registered.</td></tr></tbody>
+</table>
+<script id="initial-profiles" type="application/json">__INITIAL_PROFILES__</script>
 <script id="initial-requests" type="application/json">__INITIAL_REQUESTS__</script>
 <script>
 "use strict";
@@ -133,6 +142,32 @@ function render(requests) {
 }
 
 let latest = JSON.parse(document.getElementById("initial-requests").textContent);
+const tokenRows = document.getElementById("tokens");
+
+function renderTokens(profiles) {
+  const rowsOut = [];
+  for (const p of profiles) {
+    for (const t of p.pushTokens || []) {
+      const tr = document.createElement("tr");
+      cell(tr, p.id);
+      cell(tr, p.userId);
+      cell(tr, (p.anonymousIds || []).join(", "));
+      cell(tr, t.token, "path");
+      cell(tr, t.environment);
+      cell(tr, t.permission);
+      cell(tr, t.bundleId);
+      cell(tr, t.registeredAt);
+      rowsOut.push(tr);
+    }
+  }
+  if (rowsOut.length === 0) {
+    const tr = document.createElement("tr");
+    cell(tr, "No push tokens registered.", "muted");
+    tr.firstChild.colSpan = 8;
+    rowsOut.push(tr);
+  }
+  tokenRows.replaceChildren(...rowsOut);
+}
 
 async function refresh() {
   if (document.getElementById("paused").checked) return;
@@ -140,6 +175,8 @@ async function refresh() {
     const response = await fetch("/_sandbox/requests", { cache: "no-store" });
     latest = (await response.json()).requests;
     render(latest);
+    const profiles = await fetch("/_sandbox/profiles", { cache: "no-store" });
+    renderTokens((await profiles.json()).profiles);
   } catch (error) {
     statusLine.textContent = "sandbox unreachable: " + error;
   }
@@ -152,6 +189,7 @@ document.getElementById("reset").addEventListener("click", async () => {
 });
 filterInput.addEventListener("input", () => render(latest));
 render(latest);
+renderTokens(JSON.parse(document.getElementById("initial-profiles").textContent));
 setInterval(refresh, 2000);
 </script>
 </body>

@@ -94,6 +94,7 @@ class Profile:
     aliases: dict[str, str] = field(default_factory=dict)
     subscriptions: dict[str, Change] = field(default_factory=dict)              # channel
     groups: dict[tuple[str, str], Change] = field(default_factory=dict)         # (channel, groupId)
+    push_tokens: dict[str, dict[str, Any]] = field(default_factory=dict)        # token -> registration
 
     def to_json(self) -> dict[str, Any]:
         groups: dict[str, list[str]] = {}
@@ -109,6 +110,7 @@ class Profile:
             "subscriptions": {channel: change.value for channel, change in self.subscriptions.items()},
             "groups": {channel: sorted(ids) for channel, ids in sorted(groups.items())},
             "operations": [operation.to_json() for operation in self.operations],
+            "pushTokens": [dict(registration) for registration in self.push_tokens.values()],
         }
 
     def absorb(self, other: "Profile") -> None:
@@ -129,6 +131,8 @@ class Profile:
             if stored is None or change.moment > stored.moment:
                 self.groups[group] = change
         self.anonymous_ids.extend(a for a in other.anonymous_ids if a not in self.anonymous_ids)
+        for token, registration in other.push_tokens.items():
+            self.push_tokens.setdefault(token, registration)
 
 
 def _moment(timestamp: str) -> _dt.datetime:
@@ -148,6 +152,7 @@ class Profiles:
         self._applied_write_ids: set[str] = set()
         self._answers: dict[str, tuple[int, Any]] = {}  # Idempotency-Key -> (status, body)
         self._push_unregistered: list[str] = []
+        self._push_changes: dict[str, Change] = {}      # token (lowercase) -> newest register / unregister
 
     # -- resolution --------------------------------------------------------
 
@@ -268,9 +273,40 @@ class Profiles:
         profile.groups[(channel, group_id)] = change
         return True
 
-    def unregister_push(self, token: str) -> None:
+    def _push_change_is_newest(self, token: str, action: str, timestamp: str) -> bool:
+        """Record a register / unregister of `token` unless a newer change of
+        that token is stored. Returns whether it applies."""
+        change = Change(action, timestamp, _moment(timestamp))
+        if not _newer(change, self._push_changes.get(token)):
+            return False
+        self._push_changes[token] = change
+        return True
+
+    def register_push(self, user_id: Any, anonymous_id: Any, registration: dict[str, Any]) -> bool:
+        """Make the token one of the resolved profile's current tokens (the
+        profile is created when missing), moving it from any other profile.
+        Returns whether it applied (an older change than the stored one does
+        not)."""
+        token = registration["token"]
+        if not self._push_change_is_newest(token, "register", registration["registeredAt"]):
+            return False
+        for profile in self._profiles:
+            profile.push_tokens.pop(token, None)
+        self._push_unregistered = [t for t in self._push_unregistered if t.lower() != token]
+        self.resolve(user_id, anonymous_id).push_tokens[token] = registration
+        return True
+
+    def unregister_push(self, token: str, timestamp: Optional[str] = None) -> bool:
+        """Remove the token from every profile and record it as unregistered,
+        unless a newer registration of it is stored. Returns whether it
+        applied."""
+        if timestamp is not None and not self._push_change_is_newest(token.lower(), "unregister", timestamp):
+            return False
+        for profile in self._profiles:
+            profile.push_tokens.pop(token.lower(), None)
         if token not in self._push_unregistered:
             self._push_unregistered.append(token)
+        return True
 
     # -- snapshots ---------------------------------------------------------
 

@@ -39,6 +39,8 @@ class State:
         self._next_fault_id = 1
         self._profiles = Profiles()
         self._auth = AuthSettings()
+        self._push_reports: dict[str, list[dict[str, Any]]] = {"receipt": [], "click": []}
+        self._seen_report_ids: dict[str, set[str]] = {"receipt": set(), "click": set()}
 
     def reset(self) -> None:
         """Forget everything; SDK authentication is off again."""
@@ -116,6 +118,27 @@ class State:
 
     def push_unregistered(self) -> list[str]:
         return self.profiles_transaction(Profiles.push_unregistered)
+
+    # -- push receipts and clicks (version 4) ------------------------------
+
+    def store_push_report(self, kind: str, report: dict[str, Any]) -> bool:
+        """Record a receipt or click (`kind`) unless its messageId was seen for
+        that kind. Returns whether it was stored (False: a duplicate)."""
+        with self._lock:
+            if report["messageId"] in self._seen_report_ids[kind]:
+                return False
+            self._seen_report_ids[kind].add(report["messageId"])
+            self._push_reports[kind].append(copy.deepcopy(report))
+            return True
+
+    def push_reports(self, tracking_id: Optional[str] = None) -> dict[str, list[dict[str, Any]]]:
+        """Receipts and clicks in arrival order, optionally of one trackingId."""
+        with self._lock:
+            return {
+                f"{kind}s": [copy.deepcopy(r) for r in reports
+                             if tracking_id is None or r["trackingId"] == tracking_id]
+                for kind, reports in self._push_reports.items()
+            }
 
     # -- SDK authentication -------------------------------------------------
 

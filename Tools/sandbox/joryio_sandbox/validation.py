@@ -39,6 +39,13 @@ CHANNELS = ("email", "sms", "whatsapp", "push", "viber")
 SUBSCRIPTION_STATUSES = ("optedIn", "subscribed", "unsubscribed")
 GROUP_ACTIONS = ("join", "leave")
 
+# Limits of the version 4 push endpoints (docs/protocol.md, sections 5.10 - 5.12).
+MAX_TRACKING_ID_CHARS = 128
+MAX_BUNDLE_ID_CHARS = 255
+PUSH_TOKEN = re.compile(r"(?:[0-9a-fA-F]{2}){1,2048}")   # APNs hex, even length, 2 ... 4096
+PUSH_ENVIRONMENTS = ("sandbox", "production")
+PUSH_PERMISSIONS = ("granted", "denied", "not_determined")
+
 
 def _is_non_empty_string(value: Any) -> bool:
     return isinstance(value, str) and value != ""
@@ -273,3 +280,42 @@ def check_push_unregister(body: dict[str, Any]) -> None:
         raise WireError(400, "invalid_body",
                         f"token must be a string of 1 to {MAX_PUSH_TOKEN_CHARS} characters")
     check_identity(body)
+
+
+# --------------------------------------------------------------------------
+# Version 4: push registration, receipts and clicks
+# --------------------------------------------------------------------------
+
+def check_push_register(body: dict[str, Any]) -> None:
+    """A push registration (a durable write): the identity, then `token`
+    (APNs hex), `environment`, and the optional `bundleId` and `permission`.
+    Raises RequestProblem."""
+    check_identity(body)
+    token = body.get("token")
+    if not (isinstance(token, str) and PUSH_TOKEN.fullmatch(token)):
+        raise RequestProblem("invalid_token", "token")
+    if body.get("environment") not in PUSH_ENVIRONMENTS:
+        raise RequestProblem("invalid_environment", "environment")
+    if body.get("bundleId") is not None and not _is_string_within(body.get("bundleId"), MAX_BUNDLE_ID_CHARS):
+        raise RequestProblem("invalid_bundle_id", "bundleId")
+    if body.get("permission") is not None and body.get("permission") not in PUSH_PERMISSIONS:
+        raise RequestProblem("invalid_permission", "permission")
+
+
+def check_push_report(body: Any) -> dict[str, Any]:
+    """A push receipt or click: a JSON object with `messageId` (1 ... 128
+    characters), `timestamp` and `sentAt` (400 invalid_body), then the
+    identity, `trackingId` and the optional `deviceId` (422). Returns the
+    body."""
+    body = _require_object_with_sent_at(body)
+    if not _is_string_within(body.get("messageId"), MAX_MESSAGE_ID_CHARS):
+        raise WireError(400, "invalid_body",
+                        f"messageId must be a string of 1 to {MAX_MESSAGE_ID_CHARS} characters")
+    if not is_timestamp(body.get("timestamp")):
+        raise WireError(400, "invalid_body", "timestamp must be an ISO-8601 timestamp")
+    check_identity(body)
+    if not _is_string_within(body.get("trackingId"), MAX_TRACKING_ID_CHARS):
+        raise RequestProblem("invalid_tracking_id", "trackingId")
+    if not _is_optional_string(body.get("deviceId")):
+        raise RequestProblem("invalid_device_id", "deviceId")
+    return body

@@ -24,7 +24,7 @@ DUPLICATE = {"success": True, "duplicate": True}
 Apply = Callable[[Profiles, dict[str, Any]], None]
 
 
-def _write(request: Request, check: Callable[[dict[str, Any]], Any], apply: Apply) -> Response:
+def durable_write(request: Request, check: Callable[[dict[str, Any]], Any], apply: Apply) -> Response:
     body = check_write(request.body)
     check(body)
     write_id = body["writeId"]
@@ -65,27 +65,27 @@ def _opt_out(profiles: Profiles, body: dict[str, Any]) -> None:
 
 
 def _push_unregister(profiles: Profiles, body: dict[str, Any]) -> None:
-    profiles.unregister_push(body["token"])
+    profiles.unregister_push(body["token"], body["timestamp"])
 
 
 def post_identify(request: Request) -> Response:
-    return _write(request, check_identify, _identify)
+    return durable_write(request, check_identify, _identify)
 
 
 def post_alias(request: Request) -> Response:
-    return _write(request, check_alias, _alias)
+    return durable_write(request, check_alias, _alias)
 
 
 def post_subscriptions(request: Request) -> Response:
-    return _write(request, check_subscription, _subscription)
+    return durable_write(request, check_subscription, _subscription)
 
 
 def post_opt_out(request: Request) -> Response:
-    return _write(request, check_opt_out, _opt_out)
+    return durable_write(request, check_opt_out, _opt_out)
 
 
 def post_push_unregister(request: Request) -> Response:
-    return _write(request, check_push_unregister, _push_unregister)
+    return durable_write(request, check_push_unregister, _push_unregister)
 
 
 def register(router: Router) -> None:

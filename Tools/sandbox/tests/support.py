@@ -28,6 +28,9 @@ ALIAS = "/api/v1/alias"
 SUBSCRIPTIONS = "/api/v1/subscriptions"
 OPT_OUT = "/api/v1/opt-out"
 PUSH_UNREGISTER = "/api/v1/push/unregister"
+PUSH_REGISTER = "/api/v1/push/register"
+PUSH_RECEIPT = "/api/v1/push/receipt"
+PUSH_CLICK = "/api/v1/push/click"
 TIMESTAMP = "2026-11-30T19:21:58.001Z"
 SENT_AT = "2026-11-30T19:21:59.123Z"
 
@@ -84,6 +87,12 @@ def make_write(write_id: str = "x0", **fields: Any) -> dict[str, Any]:
     """The fields every durable write shares, for anonymous id `anon-1`."""
     return _without_ellipsis({"writeId": write_id, "timestamp": TIMESTAMP, "sentAt": SENT_AT,
                               "anonymousId": "anon-1"} | fields)
+
+
+def make_report(message_id: str = "r0", **fields: Any) -> dict[str, Any]:
+    """A push receipt or click (protocol version 4) for anonymous id `anon-1`."""
+    return _without_ellipsis({"messageId": message_id, "trackingId": "trk-1", "timestamp": TIMESTAMP,
+                              "sentAt": SENT_AT, "anonymousId": "anon-1"} | fields)
 
 
 def compact(value: Any) -> bytes:

@@ -11,9 +11,10 @@ import hmac
 import json
 import unittest
 
-from .support import (ALIAS, ATTRIBUTES, EVENTS, IDENTIFY, OPT_OUT, PUSH_UNREGISTER, SUBSCRIPTIONS,
+from .support import (ALIAS, ATTRIBUTES, EVENTS, IDENTIFY, OPT_OUT, PUSH_CLICK, PUSH_RECEIPT, PUSH_REGISTER,
+                      PUSH_UNREGISTER, SUBSCRIPTIONS,
                       Client, SandboxProcess, SandboxTestCase, make_attributes, make_batch, make_event,
-                      make_op, make_write)
+                      make_op, make_report, make_write)
 
 SECRET = "sandbox-secret"
 NOW = 1_800_000_000          # 2027-01-15, the auth clock in most tests
@@ -62,6 +63,9 @@ ENDPOINTS = {
     SUBSCRIPTIONS: write_body(channel="email", status="subscribed"),
     OPT_OUT: write_body(optedOut=True),
     PUSH_UNREGISTER: write_body(token="tok-1"),
+    PUSH_REGISTER: write_body(token="ab12", environment="production"),
+    PUSH_RECEIPT: lambda user_id: make_report("r1", userId=user_id),
+    PUSH_CLICK: lambda user_id: make_report("c1", userId=user_id),
 }
 
 

@@ -12,7 +12,7 @@ from .support import (ATTRIBUTES, EVENTS, IDENTIFY, OPT_OUT, PUSH_UNREGISTER, SU
                       SandboxTestCase, make_event, make_op, make_write)
 
 PROFILE_KEYS = {"id", "userId", "anonymousIds", "attributes", "aliases", "subscriptions", "groups",
-                "operations"}
+                "operations", "pushTokens"}
 DROPPED = (http.client.RemoteDisconnected, ConnectionResetError)
 
 
@@ -28,7 +28,7 @@ class ProfileRoutesTests(SandboxTestCase):
                          [(1, None, ["a1"]), (2, "u1", [])])
         self.assertEqual(profiles[0] | {"id": 0}, {"id": 0, "userId": None, "anonymousIds": ["a1"],
                                                    "attributes": {}, "aliases": {}, "subscriptions": {},
-                                                   "groups": {}, "operations": []})
+                                                   "groups": {}, "operations": [], "pushTokens": []})
 
     def test_duplicate_events_create_nothing_new(self):
         self.client.post_events([make_event("m1", anonymousId="a1")])
