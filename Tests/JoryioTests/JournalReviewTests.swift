@@ -100,4 +100,44 @@ import Testing
             #expect(!transport.requests.eventNames.contains("while opted out"))
         }
     }
+
+    /// The names an earlier build gave the key's files (FNV-1a of the key, as `Joryio+Live` computes).
+    private static func legacyName(_ key: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0100_0000_01b3 }
+        let hex = String(hash, radix: 16)
+        return "events-" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    @Test("upgrade from a build that named the files after the key: journaled events a kill left are replayed")
+    func legacyJournalAdopted() throws {
+        try withTemporaryDirectory { directory in
+            let transport = RecordingTransport()
+            let first = TestSDK(transport: transport, storage: .sqlite(directory: directory))
+            first.start()
+            first.joryio.track("stored")
+            first.scheduler.runUntilIdle()
+            first.joryio.track("journaled, not stored")
+            first.joryio.relinquishStorage()  // killed
+            // What the earlier build left: the same files under the key's names.
+            let files = FileManager.default
+            let legacy = Self.legacyName(TestSDK.sdkKey)
+            for suffix in ["", "-wal", "-shm"] where files.fileExists(atPath: directory.appendingPathComponent("joryio.sqlite" + suffix).path) {
+                try files.moveItem(
+                    at: directory.appendingPathComponent("joryio.sqlite" + suffix),
+                    to: directory.appendingPathComponent(legacy + ".sqlite" + suffix)
+                )
+            }
+            try files.moveItem(
+                at: directory.appendingPathComponent("joryio.journal"),
+                to: directory.appendingPathComponent(legacy + ".journal")
+            )
+
+            let second = TestSDK(transport: transport, storage: .sqlite(directory: directory))
+            second.start()
+            second.joryio.flush()
+            second.scheduler.runUntilIdle()
+            #expect(transport.requests.eventNames == ["stored", "journaled, not stored"])
+        }
+    }
 }
