@@ -140,4 +140,24 @@ import Testing
             #expect(transport.requests.eventNames == ["stored", "journaled, not stored"])
         }
     }
+
+    @Test("a pre-init wipeData() drops what the killed launch journaled, as it drops the stored queue (INIT-10)")
+    func preInitWipeDropsJournal() throws {
+        try withTemporaryDirectory { directory in
+            let transport = RecordingTransport()
+            let first = TestSDK(transport: transport, storage: .sqlite(directory: directory))
+            first.start()
+            first.joryio.track("stored before the wipe")
+            first.scheduler.runUntilIdle()
+            first.joryio.track("journaled before the wipe")
+            first.joryio.relinquishStorage()  // killed
+
+            let second = TestSDK(transport: transport, storage: .sqlite(directory: directory))
+            second.joryio.wipeData()
+            second.start()
+            second.joryio.flush()
+            second.scheduler.runUntilIdle()
+            #expect(transport.requests.eventNames.isEmpty)
+        }
+    }
 }
