@@ -188,7 +188,7 @@ extension JoryioEnvironment {
                         capacity: JoryioStores.durableCapacity
                     ),
                     journal: JoryioStores.openJournal(
-                        at: directory.appendingPathComponent("joryio.journal"),
+                        at: Self.adopting(directory, "joryio.journal", legacy: legacyName + ".journal", logger: logger),
                         for: events,
                         logger: logger
                     )
@@ -200,24 +200,39 @@ extension JoryioEnvironment {
         }
     }
 
-    /// Locks `joryio.lock` in the directory `config.storage` uses (settings, secure store, queues):
-    /// one instance per directory, in this process or another. In-memory storage owns nothing; a
-    /// directory or lock file that cannot be opened is left to the stores to report.
+    /// Locks `joryio.lock` in each directory the instance's stores use: the storage directory, and
+    /// on Apple platforms also the default one, whose UserDefaults settings are the app's (an app and
+    /// its extension sharing an App Group directory exclude each other there, and two instances of
+    /// one app exclude each other through UserDefaults). In-memory storage owns nothing; a directory
+    /// or lock file that cannot be opened is left to the stores to report.
     package static func claimStorage(_ config: JoryioConfig) -> StorageClaim {
-        var preferred: URL?
+        let preferred: URL?
         switch config.storage {
-        case .inMemory: return .owned(nil)
+        case .inMemory: return .owned([])
         case .sqlite(let directory), .files(let directory): preferred = directory
         case .custom: preferred = nil
         }
-        // Settings in UserDefaults are the app's, whatever the directory: one owner per app then.
-        if StoragePlan.make(config.storage, platform: .current).settingsSharedByApp { preferred = nil }
-        guard let directory = try? Self.directory(preferred) else { return .owned(nil) }
-        switch StorageLock.acquire(directory.appendingPathComponent("joryio.lock")) {
-        case .success(let lock): return .owned(lock)
-        case .failure(.inUse): return .inUse(directory.path)
-        case .failure(.cannotOpen): return .owned(nil)
+        var directories: [URL] = []
+        if let storage = try? Self.directory(preferred) { directories.append(storage) }
+        if StoragePlan.make(config.storage, platform: .current).settingsSharedByApp,
+            let settings = try? Self.directory(nil),
+            !directories.contains(where: { $0.standardizedFileURL == settings.standardizedFileURL })
+        {
+            directories.append(settings)
         }
+        var locks: [StorageLock] = []
+        for directory in directories {
+            switch StorageLock.acquire(directory.appendingPathComponent("joryio.lock")) {
+            case .success(let lock):
+                locks.append(lock)
+            case .failure(.inUse):
+                locks.forEach { $0.release() }
+                return .inUse(directory.path)
+            case .failure(.cannotOpen):
+                continue
+            }
+        }
+        return .owned(locks)
     }
 
     /// The settings store `plan` names: the app's standard UserDefaults (Apple), or the settings
@@ -254,16 +269,24 @@ extension JoryioEnvironment {
         let old = directory.appendingPathComponent(legacy)
         let files = FileManager.default
         guard !files.fileExists(atPath: target.path), files.fileExists(atPath: old.path) else { return target }
+        var moved: [String] = []
         do {
             for suffix in ["-wal", "-shm", "-journal"] where files.fileExists(atPath: old.path + suffix) {
                 try files.moveItem(atPath: old.path + suffix, toPath: target.path + suffix)
+                moved.append(suffix)
             }
             try files.moveItem(at: old, to: target)
             logger.info("storage: \(legacy) is now \(name) (one queue per directory, whatever the SDK key)")
+            return target
         } catch {
-            logger.error("storage: cannot rename \(legacy) to \(name) (\(error)); its queued items stay there")
+            // Put the companions back, so the old database keeps its own write-ahead log, and
+            // keep using it under its old name.
+            for suffix in moved {
+                try? files.moveItem(atPath: target.path + suffix, toPath: old.path + suffix)
+            }
+            logger.error("storage: cannot rename \(legacy) to \(name) (\(error)); it is used under its old name")
+            return old
         }
-        return target
     }
 
     /// `preferred`, or the platform's data directory, created with mode 0700.

@@ -120,7 +120,7 @@ extension Joryio {
     package func relinquishStorage() {
         let engine = self.state.withLock { $0.engine }
         engine?.journal?.relinquish()
-        engine?.storageLock?.release()
+        engine?.storageLocks.forEach { $0.release() }
     }
 
     /// The engine's event journal, `nil` before `initialize()` or without one. Tests simulate a

@@ -31,6 +31,9 @@ public final class Joryio: Sendable {
         var defaultKeyValue: (any KeyValueStore)??
         /// `initialize()` was called before the device's first unlock and waits for it (INIT-14).
         var initializationPending = false
+        /// That waiting call's start, run at the unlock (or by a later call that finds storage
+        /// readable, should the unlock's notification have been missed).
+        var pendingStart: (@Sendable () -> Void)?
     }
 
     /// Calls that collect or send, kept until `initialize()` (INIT-6).
@@ -78,10 +81,14 @@ public final class Joryio: Sendable {
             return
         }
         let availability = self.environment.storageAvailability
+        let begin: @Sendable () -> Void = { [self] in
+            self.start(sdkKey: sdkKey, endpoint: endpoint, config: clamped, adjustments: adjustments, logger: logger)
+        }
         guard availability.isAvailable else {
             let first = self.state.withLock { state -> Bool in
                 guard state.engine == nil, !state.initializationPending else { return false }
                 state.initializationPending = true
+                state.pendingStart = begin
                 return true
             }
             guard first else {
@@ -93,18 +100,27 @@ public final class Joryio: Sendable {
                 "initialize: the device has not been unlocked since it started, so the SDK's storage cannot be "
                     + "read yet; initialize() completes at the first unlock and calls made meanwhile wait for it"
             )
-            availability.whenAvailable { [self] in
-                self.start(
-                    sdkKey: sdkKey,
-                    endpoint: endpoint,
-                    config: clamped,
-                    adjustments: adjustments,
-                    logger: logger
-                )
-            }
+            availability.whenAvailable { [self] in self.runPendingStart() }
             return
         }
-        self.start(sdkKey: sdkKey, endpoint: endpoint, config: clamped, adjustments: adjustments, logger: logger)
+        // Storage is readable: a call still waiting for the unlock starts first, with its own
+        // settings (its notification may have been missed), and then this one is the second call.
+        if self.runPendingStart() {
+            logger.warning("initialize: already initialized; this call is ignored")
+            return
+        }
+        begin()
+    }
+
+    /// Runs the start of a call that waited for the first unlock, once; `false` when none waits.
+    @discardableResult
+    private func runPendingStart() -> Bool {
+        let pending = self.state.withLock { state -> (@Sendable () -> Void)? in
+            defer { state.pendingStart = nil }
+            return state.pendingStart
+        }
+        pending?()
+        return pending != nil
     }
 
     /// `true` while ``initialize(sdkKey:apiHost:config:)`` waits for the first unlock since the
@@ -112,6 +128,14 @@ public final class Joryio: Sendable {
     /// calls made meanwhile wait, and the SDK starts by itself at the unlock. `false` otherwise.
     public var isInitializationPending: Bool {
         self.state.withLock { $0.initializationPending }
+    }
+
+    /// How to run two instances side by side, per platform: on Apple platforms the settings are the
+    /// app's (UserDefaults), so one instance per app and per storage directory.
+    private static var storageOwnerAdvice: String {
+        StoragePlan.make(.sqlite(), platform: .current).settingsSharedByApp
+            ? "one instance per app: its settings live in the app's UserDefaults"
+            : "give each instance its own JoryioConfig.storage directory"
     }
 
     /// Makes the engine and queues its start job (the storage is readable).
@@ -122,26 +146,30 @@ public final class Joryio: Sendable {
         adjustments: [String],
         logger: Logger
     ) {
+        // Lines are logged once the lock is released: a log sink may call the SDK.
+        var warnings: [String] = []
+        var refusal: String?
+        defer {
+            refusal.map { logger.error($0) }
+            warnings.forEach { logger.warning($0) }
+        }
         self.state.withLock { state in
             guard state.engine == nil else {
-                logger.warning("initialize: already initialized; this call is ignored")
+                warnings.append("initialize: already initialized; this call is ignored")
                 return
             }
             state.initializationPending = false
-            let storageLock: StorageLock?
+            let storageLocks: [StorageLock]
             switch self.environment.claimStorage(clamped) {
-            case .owned(let lock):
-                storageLock = lock
+            case .owned(let locks):
+                storageLocks = locks
             case .inUse(let path):
-                logger.error(
+                refusal =
                     "initialize: another Joryio instance, in this process or another, uses the storage at \(path); "
-                        + "this one is not started (give each instance its own JoryioConfig.storage directory)"
-                )
+                    + "this one is not started (\(Self.storageOwnerAdvice))"
                 return
             }
-            for adjustment in adjustments {
-                logger.warning("config: \(adjustment)")
-            }
+            warnings += adjustments.map { "config: \($0)" }
             let (entries, forgetStored) = self.takePreInit(&state)
             let setup = FeatureSetup(
                 config: clamped,
@@ -158,7 +186,7 @@ public final class Joryio: Sendable {
                 features: self.features.registrations(setup),
                 board: self.board,
                 decisions: entries.compactMap(\.decision),
-                storageLock: storageLock
+                storageLocks: storageLocks
             )
             state.engine = engine
             let dropped = state.droppedBeforeInit

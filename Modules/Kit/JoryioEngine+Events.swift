@@ -225,14 +225,24 @@ extension JoryioEngine {
             defer { state.pending.payloads.removeAll() }
             return state.pending.payloads.count
         }
+        // What an earlier launch journaled and this one has not replayed yet is queued too: a
+        // pre-init opt-out, denial or wipe deletes it with the rest (INIT-10).
+        var replayDropped = 0
+        if let journal = self.journal, self.state.value.journal.read.sequence < journal.recovered.sequence {
+            replayDropped = journal.recoveredCount
+            self.state.value.journal.read = journal.recovered
+        }
         let stored = (try? self.stores.events.count()) ?? 0
         do {
             try self.stores.events.removeAll()
         } catch {
             self.logger.error("cannot delete queued events: \(error)")
         }
+        // The journal position moves past what was deleted, stored at once, so a kill now does not
+        // bring those events back.
+        if self.journal != nil { self.commit() }
         self.refreshStoredCount()
-        return inMemory + stored
+        return inMemory + stored + replayDropped
     }
 
     /// Reads the event store's count into the state getters are published from, and returns it.

@@ -33,8 +33,8 @@ package final class JoryioEngine: Sendable {
     package let journal: EventJournal?
     /// The event store, when it stores the journal's position with the events.
     let markedEvents: (any MarkedQueueStore)?
-    /// This instance's ownership of its storage directory, for as long as the engine lives.
-    let storageLock: StorageLock?
+    /// This instance's ownership of its storage directories, for as long as the engine lives.
+    let storageLocks: [StorageLock]
     private let apiEndpoint: String
 
     /// Opens storage, loads identity, consent, session and tokens, and makes the features. Runs on
@@ -48,9 +48,9 @@ package final class JoryioEngine: Sendable {
         features registrations: [FeatureRegistration],
         board: SnapshotBoard,
         decisions: [PrivacyDecision],
-        storageLock: StorageLock? = nil
+        storageLocks: [StorageLock] = []
     ) {
-        self.storageLock = storageLock
+        self.storageLocks = storageLocks
         self.config = config
         self.environment = environment
         self.board = board
@@ -197,7 +197,10 @@ package final class JoryioEngine: Sendable {
     func run(_ sequence: UInt64, publishes: Bool = true, _ call: (JoryioEngine) -> Void) {
         if let journal = self.journal {
             // Every `track()` made before this call is read first: calls run in the order made.
-            self.drainJournal()
+            // What was read is stored (with the journal position) before the call runs, so a kill
+            // right after an identify, a reset or a consent change never replays those events
+            // under the identity or consent that came after them.
+            if self.drainJournal() { self.commit() }
             journal.popFence(sequence)
         }
         call(self)

@@ -5,8 +5,8 @@ package import JoryioStorage
 
 /// What claiming a storage location gave.
 package enum StorageClaim: Sendable {
-    /// This instance owns it; the lock (if any) lives as long as the engine.
-    case owned(StorageLock?)
+    /// This instance owns it; the locks (if any) live as long as the engine.
+    case owned([StorageLock])
     /// Another instance owns the directory at this path: this one must not start.
     case inUse(String)
 }
@@ -122,7 +122,7 @@ package struct JoryioEnvironment: Sendable {
     /// Takes ownership of the storage `config` names before the engine opens it: one instance, in
     /// this process or another, per storage directory (issue 13). The default owns nothing and
     /// refuses nothing (tests on in-memory stores); the live one locks `joryio.lock` there.
-    package var claimStorage: @Sendable (JoryioConfig) -> StorageClaim = { _ in .owned(nil) }
+    package var claimStorage: @Sendable (JoryioConfig) -> StorageClaim = { _ in .owned([]) }
 
     /// Creates an environment.
     package init(

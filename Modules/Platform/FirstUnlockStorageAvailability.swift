@@ -4,10 +4,11 @@ public import JoryioCore
 import UIKit
 
 /// INIT-14 on iOS: the probe file, re-checked at every `protectedDataDidBecomeAvailable`
-/// notification (an unlock) until it reads.
+/// notification (an unlock) and every `didBecomeActive` (in case the unlock's notification came
+/// while the app was suspended) until it reads.
 public final class FirstUnlockStorageAvailability: StorageAvailability {
     private let probe: FirstUnlockProbe
-    private let observer = Locked<(any NSObjectProtocol)?>(nil)
+    private let observers = Locked<[any NSObjectProtocol]>([])
     private let waiting = Locked<[@Sendable () -> Void]>([])
 
     /// Availability from the probe file at `url` (in the SDK's directory).
@@ -18,20 +19,23 @@ public final class FirstUnlockStorageAvailability: StorageAvailability {
         )
     }
 
-    /// Whether the stores can be read now.
     /// Whether the probe file reads (or can be created) now.
     public var isAvailable: Bool { self.probe.isReadable() }
 
     /// Calls `body` once the stores are readable: at once, or at the unlock.
     public func whenAvailable(_ body: @escaping @Sendable () -> Void) {
         self.waiting.withLock { $0.append(body) }
-        self.observer.withLock { observer in
-            guard observer == nil else { return }
-            observer = NotificationCenter.default.addObserver(
-                forName: UIApplication.protectedDataDidBecomeAvailableNotification,
-                object: nil,
-                queue: nil
-            ) { [weak self] _ in self?.check() }
+        self.observers.withLock { observers in
+            guard observers.isEmpty else { return }
+            let names = [
+                UIApplication.protectedDataDidBecomeAvailableNotification,
+                UIApplication.didBecomeActiveNotification,
+            ]
+            observers = names.map { name in
+                NotificationCenter.default.addObserver(forName: name, object: nil, queue: nil) { [weak self] _ in
+                    self?.check()
+                }
+            }
         }
         self.check()
     }
@@ -42,14 +46,12 @@ public final class FirstUnlockStorageAvailability: StorageAvailability {
             defer { waiting = [] }
             return waiting
         }
-        if !ready.isEmpty,
-            let observer = self.observer.withLock({ observer in
-                defer { observer = nil }
-                return observer
-            })
-        {
-            NotificationCenter.default.removeObserver(observer)
+        guard !ready.isEmpty else { return }
+        let observers = self.observers.withLock { observers in
+            defer { observers = [] }
+            return observers
         }
+        observers.forEach { NotificationCenter.default.removeObserver($0) }
         for body in ready { body() }
     }
 }

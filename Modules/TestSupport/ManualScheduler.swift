@@ -81,6 +81,23 @@ public final class ManualScheduler: Scheduler, Clock {
         self.run(until: nil)
     }
 
+    /// Runs only the next job due at the current virtual time; `false` when none is due. Tests that
+    /// stop the engine between two jobs (a kill at that instant) use it.
+    @discardableResult
+    public func runNext() -> Bool {
+        let outer = self.runner.withLock { runner -> Thread? in
+            defer { runner = Thread.current }
+            return runner
+        }
+        defer { self.runner.withLock { $0 = outer } }
+        while let job = self.takeNext(until: nil) {
+            guard !(job.flag?.isCancelled ?? false) else { continue }
+            job.work()
+            return true
+        }
+        return false
+    }
+
     /// Moves virtual time forward by `seconds`, running each job at its own due time, in order.
     /// Returns how many jobs ran.
     @discardableResult

@@ -85,10 +85,6 @@ struct EventJournalTests {
             #expect(journal.readAll(from: first.next).bodies.isEmpty)
             #expect(journal.readAll(from: first.next).next == first.next)
 
-            // Popping a fence that is not the oldest changes nothing.
-            journal.popFence(6)
-            #expect(journal.readAll(from: first.next).bodies.isEmpty)
-
             journal.popFence(3)
             let second = journal.readAll(from: first.next)
             #expect(second.bodies == [journalBody(4, size: 10), journalBody(5, size: 10)])
@@ -97,6 +93,19 @@ struct EventJournalTests {
             let third = journal.readAll(from: second.next)
             #expect(third.bodies == [journalBody(7, size: 10), journalBody(8, size: 10)])
             #expect(journal.finishPass(at: third.next, drained: true) == .linger)
+        }
+    }
+
+    @Test("popping a later fence pops every earlier one: a call that never ran cannot hold records forever")
+    func laterFencePopsEarlier() throws {
+        try withTemporaryDirectory { directory in
+            let journal = try openJournal(journalURL(in: directory), committed: nil)
+            journal.pushFence(3)
+            journal.pushFence(6)
+            journal.append(journalBody(7, size: 10), fence: 7)
+            #expect(journal.readAll(from: .origin).bodies.isEmpty)
+            journal.popFence(6)
+            #expect(journal.readAll(from: .origin).bodies == [journalBody(7, size: 10)])
         }
     }
 

@@ -91,3 +91,26 @@ import Testing
         #expect(probe(read: Other(), create: Other()))
     }
 }
+
+extension FirstUnlockTests {
+    @Test(
+        "the unlock's notification was missed: a later initialize() finds storage readable and starts the waiting call's settings"
+    )
+    func missedUnlock() {
+        // A device whose availability flips without calling back (a notification the app missed).
+        final class Silent: StorageAvailability {
+            let available = Locked(false)
+            var isAvailable: Bool { self.available.value }
+            func whenAvailable(_ body: @escaping @Sendable () -> Void) {}
+        }
+        let device = Silent()
+        let sdk = TestSDK(transport: RecordingTransport(), storageAvailability: device)
+        sdk.start(apiHost: "https://first.example.com/api")
+        #expect(sdk.joryio.isInitializationPending)
+        device.available.withLock { $0 = true }
+        sdk.start(apiHost: "https://second.example.com/api")
+        #expect(!sdk.joryio.isInitializationPending)
+        #expect(sdk.joryio.currentApiEndpoint == "https://first.example.com/api")
+        #expect(sdk.messages(at: .warning).contains { $0.contains("already initialized") })
+    }
+}

@@ -196,8 +196,10 @@ package final class EventJournal: @unchecked Sendable {
     package func popFence(_ sequence: UInt64) {
         self.condition.lock()
         defer { self.condition.unlock() }
-        guard self.fenceStart < self.fences.count, self.fences[self.fenceStart] == sequence else { return }
-        self.fenceStart += 1
+        // Every fence up to this call's goes: a call that never ran can never hold records forever.
+        while self.fenceStart < self.fences.count, self.fences[self.fenceStart] <= sequence {
+            self.fenceStart += 1
+        }
         if self.fenceStart == self.fences.count {
             self.fences.removeAll(keepingCapacity: true)
             self.fenceStart = 0

@@ -33,7 +33,8 @@ struct TestSDK {
         openStores: StoreOpener? = nil,
         features: FeatureCatalog = .analytics,
         storageAvailability: any StorageAvailability = AlwaysAvailableStorage(),
-        claimsStorage: Bool = false
+        claimsStorage: Bool = false,
+        journalLinger: TimeInterval = 0
     ) {
         self.scheduler = scheduler
         self.origin = scheduler.now()
@@ -66,6 +67,7 @@ struct TestSDK {
             sessionStartFacts: { ["$platform": "linux", "$os_name": "Linux", "$timezone": "UTC"] }
         )
         environment.storageAvailability = storageAvailability
+        environment.journalLinger = journalLinger
         if claimsStorage {
             // The live rule: one instance per storage directory (most tests restart by making a
             // second instance while the first is still alive, so they leave it off).
