@@ -78,7 +78,7 @@ let package = Package(
             resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
         // The two products' top modules: each defines `Joryio.shared` with its feature catalog.
-        module("Joryio", "Joryio", ["JoryioKit", "JoryioCore", "JoryioPush"]),
+        module("Joryio", "Joryio", ["JoryioKit", "JoryioCore", "JoryioPush", "JoryioFeature"]),
         module("JoryioAnalytics", "Analytics", ["JoryioKit", "JoryioCore"]),
         module(
             "JoryioTesting",

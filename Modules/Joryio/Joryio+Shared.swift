@@ -17,7 +17,7 @@ extension Joryio {
 }
 
 extension FeatureCatalog {
-    /// The `Joryio` product: the analytics features, then push, in-app and e-commerce as their
-    /// modules arrive (one registration line each).
-    static let joryio = FeatureCatalog.analytics
+    /// The `Joryio` product: the analytics features, then push over the OS's services; in-app and
+    /// e-commerce join as their modules arrive (one registration line each).
+    static let joryio = FeatureCatalog.joryio(push: FeatureCatalog.livePushPlatform)
 }

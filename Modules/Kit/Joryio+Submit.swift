@@ -1,6 +1,7 @@
 internal import Foundation
 internal import JoryioConsent
 internal import JoryioCore
+package import JoryioFeature
 package import JoryioStorage
 
 /// How calls reach the engine: in call order, with a sequence number for the getters, or into the
@@ -111,6 +112,24 @@ extension Joryio {
         }
         self.submit(.event, publishes: false) {
             $0.track(name: name, encodedProperties: encodedProperties, timestamp: timestamp)
+        }
+    }
+
+    /// The feature of type `type` this instance runs, once `initialize()` made the engine; `nil`
+    /// before, or when the product's catalog has none. For a product's facade calls that only read
+    /// what a feature owns (its platform seam, for example).
+    package func feature<Feature: EngineFeature>(_ type: Feature.Type) -> Feature? {
+        self.state.withLock { $0.engine }?.features.first(type)
+    }
+
+    /// Runs `body` with the feature of type `type` on the engine, in order with every call, or
+    /// keeps it until `initialize()` like any call (a product's facade calls).
+    package func submit<Feature: EngineFeature>(
+        to type: Feature.Type,
+        _ body: @escaping @Sendable (Feature) -> Void
+    ) {
+        self.submit { engine in
+            if let feature = engine.features.first(type) { body(feature) }
         }
     }
 

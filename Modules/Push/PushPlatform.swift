@@ -26,8 +26,9 @@ public enum PushAuthorization: Sendable, Equatable, CaseIterable {
 /// UserNotifications / UIKit adapter on Apple platforms, and a scriptable fake for tests and Linux.
 /// Every decision about what to call and when lives in the push feature, tested on Linux.
 public protocol PushPlatform: Sendable {
-    /// The current notification authorization.
-    func authorizationStatus() async -> PushAuthorization
+    /// Reports the current notification authorization to `completion`, on any thread (at once on
+    /// the fake, so tests on virtual time stay deterministic).
+    func authorizationStatus(_ completion: @escaping @Sendable (PushAuthorization) -> Void)
 
     /// Asks for authorization (alert, badge, sound; `provisional` asks quietly, PROV-8); whether it
     /// was granted (provisional counts, PROV-7).
@@ -50,6 +51,15 @@ public protocol PushPlatform: Sendable {
     func continueUserActivity(webpageURL url: URL) -> Bool
 }
 
+extension PushPlatform {
+    /// The current notification authorization.
+    public func authorizationStatus() async -> PushAuthorization {
+        await withCheckedContinuation { continuation in
+            self.authorizationStatus { continuation.resume(returning: $0) }
+        }
+    }
+}
+
 /// The platform on Linux and wherever notifications do not exist: not determined, never granted,
 /// nothing to register; links are not opened (a server or command-line tool has no UI).
 public struct NoPushPlatform: PushPlatform {
@@ -57,7 +67,9 @@ public struct NoPushPlatform: PushPlatform {
     public init() {}
 
     /// Always `.notDetermined`.
-    public func authorizationStatus() async -> PushAuthorization { .notDetermined }
+    public func authorizationStatus(_ completion: @escaping @Sendable (PushAuthorization) -> Void) {
+        completion(.notDetermined)
+    }
 
     /// Never granted.
     public func requestAuthorization(provisional: Bool) async -> Bool { false }

@@ -9,16 +9,17 @@ public struct UserNotificationsPushPlatform: PushPlatform {
     /// Creates it.
     public init() {}
 
-    /// `UNUserNotificationCenter.notificationSettings().authorizationStatus`, mapped.
-    public func authorizationStatus() async -> PushAuthorization {
-        let settings = await UNUserNotificationCenter.current().notificationSettings()
-        switch settings.authorizationStatus {
-        case .denied: return .denied
-        case .authorized: return .authorized
-        case .provisional: return .provisional
-        case .ephemeral: return .ephemeral
-        case .notDetermined: return .notDetermined
-        @unknown default: return .notDetermined
+    /// `UNUserNotificationCenter.getNotificationSettings`' `authorizationStatus`, mapped.
+    public func authorizationStatus(_ completion: @escaping @Sendable (PushAuthorization) -> Void) {
+        UNUserNotificationCenter.current().getNotificationSettings { settings in
+            switch settings.authorizationStatus {
+            case .denied: completion(.denied)
+            case .authorized: completion(.authorized)
+            case .provisional: completion(.provisional)
+            case .ephemeral: completion(.ephemeral)
+            case .notDetermined: completion(.notDetermined)
+            @unknown default: completion(.notDetermined)
+            }
         }
     }
 

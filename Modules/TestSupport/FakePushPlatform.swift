@@ -45,9 +45,9 @@ public final class FakePushPlatform: PushPlatform {
         set { self.state.withLock { $0.authorization = newValue } }
     }
 
-    /// The scripted authorization.
-    public func authorizationStatus() async -> PushAuthorization {
-        self.state.withLock { $0.authorization }
+    /// The scripted authorization, at once.
+    public func authorizationStatus(_ completion: @escaping @Sendable (PushAuthorization) -> Void) {
+        completion(self.state.withLock { $0.authorization })
     }
 
     /// Records the request and answers as scripted.
