@@ -2,7 +2,7 @@ public import Foundation
 internal import JoryioCore
 public import JoryioPush
 
-/// A scriptable ``PushPlatform`` for tests: set the authorization and what a request answers, then
+/// A scriptable `PushPlatform` for tests: set the authorization and what a request answers, then
 /// assert on what the SDK asked the OS to do, in order.
 public final class FakePushPlatform: PushPlatform {
     /// One thing the SDK asked the OS for.
