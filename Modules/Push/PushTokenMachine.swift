@@ -159,6 +159,11 @@ package struct PushTokenMachine: Sendable, Equatable {
         // A kept wipeData() changed the owner; the identity machine already applied it, and the
         // start's owner is the one in force now.
         self.owner = start.owner
+        // An unregister that was in flight when the last process ended, of a token registered again
+        // meanwhile, is moot: the stored token is registered again at start (PUSH-17, INIT-17).
+        if !self.state.isPushOff, let token = self.state.token {
+            self.cancelUnsentUnregister(of: token)
+        }
         return actions
     }
 

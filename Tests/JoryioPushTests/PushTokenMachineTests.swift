@@ -422,6 +422,34 @@ private typealias RequestID = PushTokenMachine.RequestID
         )
     }
 
+    @Test("PUSH-17: a token from iOS that comes back before its unregister was sent cancels that unregister")
+    func rotationBack() {
+        var (machine, _) = Fixture.started()
+        _ = machine.handle(.tokenReceived(tokenA))  // register A in flight
+        _ = machine.handle(.tokenReceived(tokenB))  // unregister A queued behind it
+        _ = machine.handle(.tokenReceived(tokenA))  // back to A: the unregister is moot
+        #expect(machine.state.pendingUnregisters.isEmpty)
+        #expect(machine.handle(.requestFinished(.confirmed)).sends.isEmpty)
+        #expect(machine.confirmed == .init(token: tokenA, owner: anonymous))
+    }
+
+    @Test("PUSH-17: an unregister in flight when the process ended, of a token registered again, is not sent at start")
+    func mootUnregisterAtStart() {
+        let stored = TokenState(
+            token: tokenA,
+            isPushOff: false,
+            pendingUnregisters: [tokenB, tokenA],
+            registeredToken: tokenA
+        )
+        let (_, actions) = Fixture.started(stored: stored)
+        #expect(
+            actions == [
+                .persist(.init(token: tokenA, isPushOff: false, pendingUnregisters: [tokenB], registeredToken: tokenA)),
+                .sendUnregister(token: tokenB),
+            ]
+        )
+    }
+
     @Test(
         "WIPE-2: \"nothing more is sent to this installation\": a rotated-away token is unregistered even while opted out"
     )

@@ -256,6 +256,8 @@ import Testing
                         self.machine.state.pendingUnregisters.first == token,
                         "unregistered a token that was not the oldest pending one"
                     )
+                    // PUSH-17: a token registered again has no unregister left to send.
+                    try self.check(self.isOff || token != self.token, "unregistered a token that is wanted")
                     self.inFlight = .unregister(token)
                 default: break
                 }
