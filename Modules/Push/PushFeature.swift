@@ -44,6 +44,8 @@ package final class PushFeature: EngineFeature {
     /// Asks the OS, then (on the executor) writes `push_permission` when it changed, or always when
     /// `force`, through the attributes feature's consent gate (PUSH-11).
     package func refreshPermission(force: Bool) {
+        // A platform without push (Linux, a server) has no permission to mirror.
+        guard self.platform.hasPush else { return }
         self.platform.authorizationStatus { [self] status in
             self.context.scheduler.enqueue { self.observed(status, force: force) }
         }

@@ -26,6 +26,9 @@ public enum PushAuthorization: Sendable, Equatable, CaseIterable {
 /// UserNotifications / UIKit adapter on Apple platforms, and a scriptable fake for tests and Linux.
 /// Every decision about what to call and when lives in the push feature, tested on Linux.
 public protocol PushPlatform: Sendable {
+    /// Whether this platform has push notifications at all (`true` unless it says otherwise).
+    var hasPush: Bool { get }
+
     /// Reports the current notification authorization to `completion`, on any thread (at once on
     /// the fake, so tests on virtual time stay deterministic).
     func authorizationStatus(_ completion: @escaping @Sendable (PushAuthorization) -> Void)
@@ -52,6 +55,10 @@ public protocol PushPlatform: Sendable {
 }
 
 extension PushPlatform {
+    /// Whether this platform has push notifications at all; where it has none (Linux, servers) the
+    /// SDK writes no `push_permission` attribute.
+    public var hasPush: Bool { true }
+
     /// The current notification authorization.
     public func authorizationStatus() async -> PushAuthorization {
         await withCheckedContinuation { continuation in
@@ -65,6 +72,9 @@ extension PushPlatform {
 public struct NoPushPlatform: PushPlatform {
     /// Creates it.
     public init() {}
+
+    /// No push here.
+    public var hasPush: Bool { false }
 
     /// Always `.notDetermined`.
     public func authorizationStatus(_ completion: @escaping @Sendable (PushAuthorization) -> Void) {

@@ -71,6 +71,16 @@ import Testing
         #expect(self.permissions(transport) == ["granted"])
     }
 
+    @Test("a platform without push (Linux, a server) writes no push_permission")
+    func noPushNoAttribute() {
+        let transport = RecordingTransport()
+        let sdk = TestSDK(transport: transport, features: .joryio(push: NoPushPlatform()))
+        sdk.start()
+        sdk.joryio.applicationWillEnterForeground()
+        sdk.advance(to: 60)
+        #expect(self.permissions(transport).isEmpty)
+    }
+
     @Test("the badge: set, cleared, negative counts as 0, queued before initialize()")
     func badge() {
         let platform = FakePushPlatform()
