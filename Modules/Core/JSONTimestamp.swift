@@ -47,43 +47,65 @@ public enum JSONTimestamp {
 
     /// The wire form of a millisecond within the range.
     private static func string(milliseconds: Int64) -> String {
+        // Every event's timestamp passes here: write the 24 bytes in one go.
+        String(unsafeUninitializedCapacity: 24) { bytes in
+            Self.write(milliseconds: milliseconds, into: UnsafeMutableRawBufferPointer(bytes))
+            return 24
+        }
+    }
+
+    /// Writes ``string(from:)``'s 24 bytes into `buffer` (at least 24 bytes long) without making a
+    /// string: the journal record of every `track()` carries them.
+    package static func write(_ date: Date, into buffer: UnsafeMutableRawBufferPointer) {
+        if let milliseconds = Self.milliseconds(date) {
+            Self.write(milliseconds: milliseconds, into: buffer)
+            return
+        }
+        let seconds = date.timeIntervalSince1970
+        Self.write(
+            milliseconds: seconds.isNaN ? 0 : seconds < 0 ? Self.firstMillisecond : Self.lastMillisecond,
+            into: buffer
+        )
+    }
+
+    /// The wire form's length in bytes.
+    package static let byteCount = 24
+
+    private static func write(milliseconds: Int64, into bytes: UnsafeMutableRawBufferPointer) {
+        guard bytes.count >= 24 else { return }
         let (days, millisecondOfDay) = Self.floorDivide(milliseconds, 86_400_000)
         let (year, month, day) = Self.civil(fromDays: days)
         let hour = millisecondOfDay / 3_600_000
         let minute = millisecondOfDay / 60_000 % 60
         let second = millisecondOfDay / 1000 % 60
         let millisecond = millisecondOfDay % 1000
-        // Every event's timestamp passes here: write the 24 bytes in one go.
-        return String(unsafeUninitializedCapacity: 24) { bytes in
-            var position = 0
-            func put(_ value: Int64, _ width: Int) {
-                var remaining = value
-                for offset in stride(from: width - 1, through: 0, by: -1) {
-                    bytes[position + offset] = UInt8(ascii: "0") + UInt8(remaining % 10)
-                    remaining /= 10
-                }
-                position += width
+        var position = 0
+        func put(_ value: Int64, _ width: Int) {
+            var remaining = value
+            for offset in stride(from: width - 1, through: 0, by: -1) {
+                bytes[position + offset] = UInt8(ascii: "0") + UInt8(remaining % 10)
+                remaining /= 10
             }
-            func put(_ character: Unicode.Scalar) {
-                bytes[position] = UInt8(ascii: character)
-                position += 1
-            }
-            put(year, 4)
-            put("-")
-            put(month, 2)
-            put("-")
-            put(day, 2)
-            put("T")
-            put(hour, 2)
-            put(":")
-            put(minute, 2)
-            put(":")
-            put(second, 2)
-            put(".")
-            put(millisecond, 3)
-            put("Z")
-            return position
+            position += width
         }
+        func put(_ character: Unicode.Scalar) {
+            bytes[position] = UInt8(ascii: character)
+            position += 1
+        }
+        put(year, 4)
+        put("-")
+        put(month, 2)
+        put("-")
+        put(day, 2)
+        put("T")
+        put(hour, 2)
+        put(":")
+        put(minute, 2)
+        put(":")
+        put(second, 2)
+        put(".")
+        put(millisecond, 3)
+        put("Z")
     }
 
     private static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {

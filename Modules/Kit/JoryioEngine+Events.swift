@@ -260,6 +260,8 @@ extension JoryioEngine {
 
     static func encode(_ properties: [String: JSONValue]) -> [UInt8] {
         var bytes: [UInt8] = []
+        // One allocation for typical properties instead of one per doubling.
+        bytes.reserveCapacity(256)
         JSONValue.encode(object: properties, into: &bytes)
         return bytes
     }

@@ -32,21 +32,19 @@ package struct JournalTrackRecord {
     struct Draft {
         var timestamp: Date
         var name: [UInt8]
-        var timestampText: [UInt8]
         var properties: [UInt8]
 
         init(name: String, timestamp: Date, properties: [UInt8]) {
             self.timestamp = timestamp
             var literal: [UInt8] = []
-            literal.reserveCapacity(name.utf8.count + 2)
+            literal.reserveCapacity(name.utf8.count + 8)
             JSONValue.encode(string: name, into: &literal)
             self.name = literal
-            self.timestampText = Array(JSONTimestamp.string(from: timestamp).utf8)
             self.properties = properties
         }
 
         var size: Int {
-            JournalTrackRecord.fixedSize + self.name.count + self.timestampText.count + self.properties.count
+            JournalTrackRecord.fixedSize + self.name.count + JSONTimestamp.byteCount + self.properties.count
         }
 
         /// Writes the body into `buffer`, which is exactly ``size`` bytes.
@@ -71,7 +69,12 @@ package struct JournalTrackRecord {
                 offset += part.count
             }
             put(self.name)
-            put(self.timestampText)
+            // The timestamp's wire text, written in place (no string per call).
+            JSONTimestamp.write(
+                self.timestamp,
+                into: UnsafeMutableRawBufferPointer(start: base + offset, count: JSONTimestamp.byteCount)
+            )
+            offset += JSONTimestamp.byteCount
             put(self.properties)
         }
     }

@@ -118,6 +118,8 @@ final class BenchSDK {
     func close() {
         self.drain()
         (self.events as? SQLiteQueueStore)?.database.close()
+        // The next instance over this directory may start (one owner at a time, issue 13).
+        self.joryio.relinquishStorage()
     }
 }
 

@@ -87,13 +87,15 @@ package final class SQLiteQueueStore: MarkedQueueStore {
                 connection.cachedCounts[self.queue] = nil
                 var ids: [Int64] = []
                 ids.reserveCapacity(payloads.count)
-                for payload in payloads {
-                    try connection.withStatement(Self.insertSQL) { statement throws(StorageError) in
+                // One prepared statement for the whole batch, reset between rows.
+                try connection.withStatement(Self.insertSQL) { statement throws(StorageError) in
+                    for payload in payloads {
                         try statement.bind(self.queue, at: 1)
                         try statement.bind(payload, at: 2)
                         _ = try statement.step()
+                        ids.append(try connection.lastInsertRowID())
+                        statement.reset()
                     }
-                    ids.append(try connection.lastInsertRowID())
                 }
                 count += payloads.count
                 var evicted = 0

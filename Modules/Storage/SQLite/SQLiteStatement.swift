@@ -43,6 +43,12 @@ struct SQLiteStatement {
     /// Advances to the next row.
     ///
     /// - Returns: `true` when a row is available, `false` when the statement is done.
+    /// Makes the statement ready to run again with new bindings (inside one `withStatement`).
+    func reset() {
+        sqlite3_reset(self.handle)
+        sqlite3_clear_bindings(self.handle)
+    }
+
     func step() throws(StorageError) -> Bool {
         let resultCode = sqlite3_step(self.handle)
         switch resultCode {
