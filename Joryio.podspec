@@ -7,9 +7,10 @@
 # auth, no UI (PKG-7). Every subspec compiles into the one module `Joryio` (PKG-9).
 #
 # Kept in step with Package.swift by `make check-podspec` (joryio-tools check-podspec), which CI runs:
-# no pod tooling runs here. The `UI` and `NotificationServiceExtension` subspecs (PKG-7) arrive with
-# the JoryioUI (issue 15) and JoryioNotificationServiceExtension (issue 17) products; the check fails
-# once such a product, or any new Modules/ folder, exists without its subspec. JoryioAnalytics and
+# no pod tooling runs here. The `UI` and `NotificationServiceExtension` subspecs (PKG-7) are
+# placeholders until the JoryioUI (issue 17) and JoryioNotificationServiceExtension (issue 15)
+# products bring their sources; the check fails once such a product, or any new Modules/ folder,
+# exists without its subspec holding it. JoryioAnalytics and
 # JoryioTesting are SwiftPM-only (docs/decisions.md, "Packaging and toolchain (issue 13)").
 Pod::Spec.new do |s|
   s.name = 'Joryio'
@@ -40,5 +41,16 @@ Pod::Spec.new do |s|
       'SWIFT_INCLUDE_PATHS' => '$(PODS_TARGET_SRCROOT)/Modules/System/CJoryioSQLite $(PODS_TARGET_SRCROOT)/Modules/System/CJoryioZlib',
       'OTHER_SWIFT_FLAGS' => '$(inherited) -package-name joryio -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature MemberImportVisibility -enable-upcoming-feature NonisolatedNonsendingByDefault'
     }
+  end
+
+  # PKG-7: `pod 'Joryio/UI'` is everything. The in-app renderer's sources join this subspec with the
+  # JoryioUI product (issue 17); until then it installs what `Core` does.
+  s.subspec 'UI' do |ss|
+    ss.dependency 'Joryio/Core'
+  end
+
+  # PKG-7: only in the Notification Service Extension target's block; it never pulls in Core
+  # (PKG-13). Its sources join with the JoryioNotificationServiceExtension product (issue 15).
+  s.subspec 'NotificationServiceExtension' do |ss|
   end
 end

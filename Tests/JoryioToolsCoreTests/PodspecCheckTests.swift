@@ -156,6 +156,20 @@ struct PodspecCheckTests {
         #expect(found.contains { $0.contains("subspec 'UI' must depend on 'Joryio/Core'") })
     }
 
+    @Test("Placeholder UI and NotificationServiceExtension subspecs (no sources yet) pass before their products")
+    func placeholderSubspecs() throws {
+        let extra = """
+              s.subspec 'UI' do |ss|
+                ss.dependency 'Joryio/Core'
+              end
+              s.subspec 'NotificationServiceExtension' do |ss|
+              end
+            end
+            """
+        let text = String(Self.podspecText.dropLast("end".count)) + extra
+        #expect(try self.problems(text).isEmpty)
+    }
+
     @Test("A new product or Modules folder without a subspec fails the check (issues 15 and 17)")
     func newProductOrFolder() throws {
         let withUI = Self.packageJSON.replacingOccurrences(

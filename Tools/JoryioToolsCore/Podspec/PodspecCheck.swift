@@ -8,8 +8,9 @@ internal import Foundation
 /// SwiftPM-only code. See ``problems(podspec:package:moduleFolders:sdkVersion:)`` for every rule.
 package enum PodspecCheck {
     /// The subspec that mirrors each SwiftPM product (PKG-2, PKG-7). `JoryioUI` and
-    /// `JoryioNotificationServiceExtension` arrive with issues 15 and 17: until the product exists,
-    /// its subspec may not either; once it does, the subspec must.
+    /// `JoryioNotificationServiceExtension` arrive with issues 17 and 15: until the product exists,
+    /// its subspec may only be a placeholder without sources; once it does, the subspec must exist
+    /// and hold the product's folders.
     package static let subspecByProduct: [String: String] = [
         "Joryio": "Core",
         "JoryioUI": "UI",
@@ -108,8 +109,10 @@ package enum PodspecCheck {
                 )
             }
         }
+        // Before its product exists a subspec may only be a placeholder, with no sources of its own
+        // (PKG-7 names it; the code arrives with its issue).
         for (product, name) in self.subspecByProduct where !productNames.contains(product) {
-            if podspec.subspec(name) != nil {
+            if let subspec = podspec.subspec(name), !(subspec.attributes["source_files"] ?? []).isEmpty {
                 problems.append("subspec '\(name)' exists but the package has no \(product) product yet")
             }
         }
