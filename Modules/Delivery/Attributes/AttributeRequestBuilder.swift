@@ -7,18 +7,9 @@ package import JoryioCore
 /// `{"id","op","key","value"|"by","timestamp"}` in that order. `userId` is left out for an
 /// anonymous identity. Increments with an integral delta are written as JSON integers.
 package struct AttributeRequestBuilder: Sendable {
-    /// `apiHost` + `/v1/attributes`.
-    package var endpoint: URL
-    /// The SDK key sent in `X-Joryio-Sdk-Key`.
-    package var sdkKey: String
-    /// `User-Agent` value.
-    package var userAgent: String
-    /// The per-request timeout.
-    package var timeout: TimeInterval
-    /// Bodies of at least this many bytes are gzip-encoded.
-    package var gzipThreshold: Int = 1024
-    /// Compresses a body; `nil` when compression failed (the body is then sent as is).
-    package var gzip: @Sendable (Data) -> Data?
+    /// The shared part of every request: `apiHost` + `/v1/attributes`, the key, the
+    /// `User-Agent`, the timeout and gzip.
+    package var post: JSONPost
 
     /// Creates a builder.
     package init(
@@ -28,27 +19,15 @@ package struct AttributeRequestBuilder: Sendable {
         timeout: TimeInterval,
         gzip: @escaping @Sendable (Data) -> Data?
     ) {
-        self.endpoint = endpoint
-        self.sdkKey = sdkKey
-        self.userAgent = userAgent
-        self.timeout = timeout
-        self.gzip = gzip
+        self.post = JSONPost(endpoint: endpoint, sdkKey: sdkKey, userAgent: userAgent, timeout: timeout, gzip: gzip)
     }
 
     /// The request carrying `batch`, sent at `sentAt`.
     package func request(for batch: AttributeBatch, sentAt: Date) -> HTTPRequest {
-        var headers: [(name: String, value: String)] = [
-            ("Content-Type", "application/json"),
-            ("X-Joryio-Sdk-Key", self.sdkKey),
-            ("User-Agent", self.userAgent),
-            ("Idempotency-Key", batch.idempotencyKey),
-        ]
-        var wire = Data(Self.body(for: batch.writes, sentAt: sentAt))
-        if wire.count >= self.gzipThreshold, let compressed = self.gzip(wire) {
-            wire = compressed
-            headers.append(("Content-Encoding", "gzip"))
-        }
-        return HTTPRequest(method: "POST", url: self.endpoint, headers: headers, body: wire, timeout: self.timeout)
+        self.post.request(
+            body: Self.body(for: batch.writes, sentAt: sentAt),
+            extraHeaders: [("Idempotency-Key", batch.idempotencyKey)]
+        )
     }
 
     /// The uncompressed body for `writes` (all of one identity: the first write's is used).

@@ -6,18 +6,9 @@ package import JoryioCore
 /// Stored payloads are already the compact JSON of each event, so the body is assembled by
 /// concatenation: nothing is decoded or re-encoded on the way out.
 package struct BatchRequestBuilder: Sendable {
-    /// `apiHost` + `/v1/events`.
-    package var endpoint: URL
-    /// The SDK key sent in `X-Joryio-Sdk-Key`.
-    package var sdkKey: String
-    /// `User-Agent` value.
-    package var userAgent: String
-    /// The per-request timeout.
-    package var timeout: TimeInterval
-    /// Bodies of at least this many bytes are gzip-encoded.
-    package var gzipThreshold: Int = 1024
-    /// Compresses a body; `nil` when compression failed (the body is then sent as is).
-    package var gzip: @Sendable (Data) -> Data?
+    /// The shared part of every request: `apiHost` + `/v1/events`, the key, the
+    /// `User-Agent`, the timeout and gzip.
+    package var post: JSONPost
 
     /// Creates a builder.
     package init(
@@ -27,11 +18,7 @@ package struct BatchRequestBuilder: Sendable {
         timeout: TimeInterval,
         gzip: @escaping @Sendable (Data) -> Data?
     ) {
-        self.endpoint = endpoint
-        self.sdkKey = sdkKey
-        self.userAgent = userAgent
-        self.timeout = timeout
-        self.gzip = gzip
+        self.post = JSONPost(endpoint: endpoint, sdkKey: sdkKey, userAgent: userAgent, timeout: timeout, gzip: gzip)
     }
 
     /// The request carrying `records`, sent at `sentAt`.
@@ -46,17 +33,7 @@ package struct BatchRequestBuilder: Sendable {
             body += record.payload
         }
         body += Self.suffix
-        var headers: [(name: String, value: String)] = [
-            ("Content-Type", "application/json"),
-            ("X-Joryio-Sdk-Key", self.sdkKey),
-            ("User-Agent", self.userAgent),
-        ]
-        var wire = Data(body)
-        if wire.count >= self.gzipThreshold, let compressed = self.gzip(wire) {
-            wire = compressed
-            headers.append(("Content-Encoding", "gzip"))
-        }
-        return HTTPRequest(method: "POST", url: self.endpoint, headers: headers, body: wire, timeout: self.timeout)
+        return self.post.request(body: body)
     }
 
     /// The uncompressed size of the envelope around the records (`{"sentAt":…,"batch":[` and `]}`).
