@@ -119,81 +119,68 @@ extension JoryioEnvironment {
                 return InMemorySecureStore()
             }
         }
-        // Durable writes live in SQLite whatever holds the events (STORE-4), except in memory.
-        func durable(_ directory: URL) -> any QueueStore {
-            do {
-                let database = try SQLiteDatabase(
-                    fileURL: Self.adopting(
-                        directory,
-                        Self.databaseName,
-                        legacy: legacyName + ".sqlite",
-                        logger: logger
-                    ),
-                    clock: clock,
-                    logger: logger
-                )
-                return SQLiteQueueStore(database: database, queue: "durable", capacity: JoryioStores.durableCapacity)
-            } catch {
-                logger.error(
-                    "cannot open the durable-write store (\(error)); those writes are kept in memory for this process only"
-                )
-                return InMemoryQueueStore(capacity: JoryioStores.durableCapacity)
-            }
+        // One SQLite file per directory holds the events (when they are in SQLite) and the durable
+        // writes (always, except in memory: STORE-4).
+        func database(_ directory: URL) throws(StorageError) -> SQLiteDatabase {
+            try SQLiteDatabase(
+                fileURL: Self.adopting(directory, Self.databaseName, legacy: legacyName + ".sqlite", logger: logger),
+                clock: clock,
+                logger: logger
+            )
         }
         do {
+            let storedIn: URL?
+            let custom: (any QueueStore)?
             switch config.storage {
-            case .inMemory:
+            case .inMemory: (storedIn, custom) = (nil, nil)
+            case .custom(let store): (storedIn, custom) = (nil, store)
+            case .sqlite(let preferred), .files(let preferred): (storedIn, custom) = (preferred, nil)
+            }
+            guard plan.events != .memory else {
                 return JoryioStores(events: InMemoryQueueStore(capacity: capacity), keyValue: InMemoryKeyValueStore())
-            case .custom(let store):
-                let directory = try Self.directory(nil)
-                return JoryioStores(
-                    events: store,
-                    keyValue: settings(directory),
-                    secure: secure(directory),
-                    durable: durable(directory)
-                )
-            case .files(let preferred):
-                let directory = try Self.directory(preferred)
-                let events = try FileQueueStore(
+            }
+            let directory = try Self.directory(storedIn)
+            var opened: SQLiteDatabase?
+            let events: any QueueStore
+            switch plan.events {
+            case .sqlite:
+                let shared = try database(directory)
+                opened = shared
+                events = SQLiteQueueStore(database: shared, queue: "events", capacity: capacity)
+            case .files:
+                events = try FileQueueStore(
                     directory: Self.adopting(directory, "joryio-events", legacy: legacyName, logger: logger),
                     capacity: capacity,
                     logger: logger
                 )
-                return JoryioStores(
-                    events: events,
-                    keyValue: settings(directory),
-                    secure: secure(directory),
-                    durable: durable(directory)
-                )
-            case .sqlite(let preferred):
-                let directory = try Self.directory(preferred)
-                let database = try SQLiteDatabase(
-                    fileURL: Self.adopting(
-                        directory,
-                        Self.databaseName,
-                        legacy: legacyName + ".sqlite",
-                        logger: logger
-                    ),
-                    clock: clock,
-                    logger: logger
-                )
-                let events = SQLiteQueueStore(database: database, queue: "events", capacity: capacity)
-                return JoryioStores(
-                    events: events,
-                    keyValue: settings(directory),
-                    secure: secure(directory),
-                    durable: SQLiteQueueStore(
-                        database: database,
-                        queue: "durable",
-                        capacity: JoryioStores.durableCapacity
-                    ),
-                    journal: JoryioStores.openJournal(
-                        at: Self.adopting(directory, "joryio.journal", legacy: legacyName + ".journal", logger: logger),
-                        for: events,
-                        logger: logger
-                    )
-                )
+            case .custom, .memory:
+                events = custom ?? InMemoryQueueStore(capacity: capacity)
             }
+            let durable: any QueueStore
+            do {
+                let shared = try opened ?? database(directory)
+                durable = SQLiteQueueStore(database: shared, queue: "durable", capacity: JoryioStores.durableCapacity)
+            } catch {
+                logger.error(
+                    "cannot open the durable-write store (\(error)); those writes are kept in memory for this process only"
+                )
+                durable = InMemoryQueueStore(capacity: JoryioStores.durableCapacity)
+            }
+            let journal = (events as? any MarkedQueueStore).flatMap { marked in
+                plan.journal
+                    ? JoryioStores.openJournal(
+                        at: Self.adopting(directory, "joryio.journal", legacy: legacyName + ".journal", logger: logger),
+                        for: marked,
+                        logger: logger
+                    ) : nil
+            }
+            return JoryioStores(
+                events: events,
+                keyValue: settings(directory),
+                secure: secure(directory),
+                durable: durable,
+                journal: journal
+            )
         } catch {
             logger.error("cannot open the event queue (\(error)); events are kept in memory for this process only")
             return JoryioStores(events: InMemoryQueueStore(capacity: capacity), keyValue: InMemoryKeyValueStore())
