@@ -27,6 +27,35 @@ import Testing
         )
     }
 
+    /// An SDK whose events live in `directory`'s SQLite file with the smallest journal (64 KiB),
+    /// so a test can fill the journal, or the disk under it.
+    private func smallJournalSDK(
+        _ directory: URL,
+        capacity: Int
+    ) throws -> (TestSDK, RecordingTransport, SQLiteDatabase, SQLiteQueueStore) {
+        let database = try SQLiteDatabase(
+            fileURL: directory.appendingPathComponent("q.sqlite"),
+            clock: ManualClock(),
+            logger: .disabled
+        )
+        let store = SQLiteQueueStore(database: database, queue: "events", capacity: capacity)
+        let journalURL = directory.appendingPathComponent("q.journal")
+        let transport = RecordingTransport()
+        let sdk = TestSDK(transport: transport) { _, _, logger in
+            JoryioStores(
+                events: store,
+                keyValue: InMemoryKeyValueStore(),
+                journal: JoryioStores.openJournal(
+                    at: journalURL,
+                    for: store,
+                    capacity: EventJournal.minimumCapacity,
+                    logger: logger
+                )
+            )
+        }
+        return (sdk, transport, database, store)
+    }
+
     /// The sent events' `n` properties, in order.
     private func numbers(_ transport: RecordingTransport) -> [Int] {
         transport.requests.flatMap(\.events).compactMap { $0["properties"]?["n"]?.intValue.map(Int.init) }
@@ -241,27 +270,8 @@ import Testing
     @Test("a full disk: the journal keeps what could not be stored, callers never wait, all arrive once space is back")
     func fullDiskWithJournal() throws {
         try withTemporaryDirectory { directory in
-            let database = try SQLiteDatabase(
-                fileURL: directory.appendingPathComponent("q.sqlite"),
-                clock: ManualClock(),
-                logger: .disabled
-            )
+            let (sdk, transport, database, store) = try self.smallJournalSDK(directory, capacity: 100_000)
             defer { database.close() }
-            let store = SQLiteQueueStore(database: database, queue: "events", capacity: 100_000)
-            let journalURL = directory.appendingPathComponent("q.journal")
-            let transport = RecordingTransport()
-            let sdk = TestSDK(transport: transport) { _, _, logger in
-                JoryioStores(
-                    events: store,
-                    keyValue: InMemoryKeyValueStore(),
-                    journal: JoryioStores.openJournal(
-                        at: journalURL,
-                        for: store,
-                        capacity: EventJournal.minimumCapacity,
-                        logger: logger
-                    )
-                )
-            }
             sdk.start()
             #expect(sdk.joryio.eventJournal != nil)
             try database.setMaxPageCount(try database.pageCount())
@@ -288,27 +298,8 @@ import Testing
     @Test("an event too large for the journal is queued as a call instead, in its place")
     func tooLargeForTheJournal() throws {
         try withTemporaryDirectory { directory in
-            let database = try SQLiteDatabase(
-                fileURL: directory.appendingPathComponent("q.sqlite"),
-                clock: ManualClock(),
-                logger: .disabled
-            )
+            let (sdk, transport, database, _) = try self.smallJournalSDK(directory, capacity: 1000)
             defer { database.close() }
-            let store = SQLiteQueueStore(database: database, queue: "events", capacity: 1000)
-            let journalURL = directory.appendingPathComponent("q.journal")
-            let transport = RecordingTransport()
-            let sdk = TestSDK(transport: transport) { _, _, logger in
-                JoryioStores(
-                    events: store,
-                    keyValue: InMemoryKeyValueStore(),
-                    journal: JoryioStores.openJournal(
-                        at: journalURL,
-                        for: store,
-                        capacity: EventJournal.minimumCapacity,
-                        logger: logger
-                    )
-                )
-            }
             sdk.start()
             sdk.joryio.track("e", properties: ["n": 0])
             // 40 KB of properties: valid (under 50 KB), larger than a quarter of a 64 KiB journal.
