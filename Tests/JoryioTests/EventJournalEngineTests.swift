@@ -76,8 +76,7 @@ import Testing
             #expect(sdk.scheduler.runUntilIdle() <= 3)
             #expect(journal.usedBytes == 0)
             #expect(sdk.joryio.getQueueSize() == 50)
-            sdk.joryio.flush()
-            sdk.scheduler.runUntilIdle()
+            sdk.flushAll()
             #expect(self.numbers(transport) == Array(0..<50))
         }
     }
@@ -101,8 +100,7 @@ import Testing
             let second = self.sdk(directory, transport: transport, scheduler: scheduler, firstId: 1000)
             second.start()
             #expect(second.messages(at: .info).contains { $0.contains("replayed 3 events") })
-            second.joryio.flush()
-            second.scheduler.runUntilIdle()
+            second.flushAll()
             #expect(self.numbers(transport) == [0, 1, 2, 3])
             let events = transport.requests.flatMap(\.events)
             // Each keeps the time of its own call and a message id of its own.
@@ -155,8 +153,7 @@ import Testing
             let third = self.sdk(directory, transport: transport)
             third.start()
             #expect(!third.messages(at: .info).contains { $0.contains("replayed") })
-            third.joryio.flush()
-            third.scheduler.runUntilIdle()
+            third.flushAll()
             #expect(self.numbers(transport) == [1])
         }
     }
@@ -173,8 +170,7 @@ import Testing
             sdk.joryio.reset()
             sdk.joryio.track("anonymous again")
             sdk.scheduler.runUntilIdle()
-            sdk.joryio.flush()
-            sdk.scheduler.runUntilIdle()
+            sdk.flushAll()
             let events = transport.requests.flatMap(\.events)
             #expect(events.compactMap { $0["event"]?.stringValue } == ["before", "after", "anonymous again"])
             #expect(events.map { $0["userId"]?.stringValue } == [nil, "user-1", nil])
@@ -196,8 +192,7 @@ import Testing
             let second = self.sdk(directory, transport: transport)
             second.start()
             second.joryio.optIn()
-            second.joryio.flush()
-            second.scheduler.runUntilIdle()
+            second.flushAll()
             #expect(!transport.requests.eventNames.contains("while opted out"))
             #expect(!second.messages(at: .info).contains { $0.contains("replayed") })
         }
@@ -212,8 +207,7 @@ import Testing
             sdk.start()
             sdk.joryio.track("e", properties: ["n": 7, "price": 19.99, "tags": ["a", "b"]])
             sdk.scheduler.runUntilIdle()
-            sdk.joryio.flush()
-            sdk.scheduler.runUntilIdle()
+            sdk.flushAll()
             let properties = try #require(transport.requests.flatMap(\.events).first?["properties"])
             #expect(properties["trail"]?.stringValue == "x")
             #expect(properties["n"]?.intValue == 7)
@@ -234,8 +228,7 @@ import Testing
             #expect(second.joryio.eventJournal == nil)
             #expect(second.messages(at: .warning).contains { $0.contains("in use by another SDK instance") })
             second.track(["from the second"])
-            second.joryio.flush()
-            second.scheduler.runUntilIdle()
+            second.flushAll()
             #expect(transport.requests.eventNames == ["from the second"])
         }
     }
@@ -260,8 +253,7 @@ import Testing
             let second = self.sdk(directory, transport: transport)
             second.start()
             second.track(["after the damage"])
-            second.joryio.flush()
-            second.scheduler.runUntilIdle()
+            second.flushAll()
             #expect(transport.requests.eventNames == ["before the damage", "after the damage"])
             #expect(second.joryio.eventJournal != nil)
         }
@@ -288,8 +280,7 @@ import Testing
 
             try database.setMaxPageCount(1_000_000)
             sdk.advance(to: 10)
-            sdk.joryio.flush()
-            sdk.scheduler.runUntilIdle()
+            sdk.flushAll()
             #expect(self.numbers(transport) == Array(0..<count))
             #expect(sdk.joryio.eventJournal?.usedBytes == 0)
         }
@@ -306,8 +297,7 @@ import Testing
             sdk.joryio.track("e", properties: ["n": 1, "filler": String(repeating: "y", count: 40_000)])
             sdk.joryio.track("e", properties: ["n": 2])
             sdk.scheduler.runUntilIdle()
-            sdk.joryio.flush()
-            sdk.scheduler.runUntilIdle()
+            sdk.flushAll()
             #expect(self.numbers(transport) == [0, 1, 2])
         }
     }

@@ -70,14 +70,7 @@ import Testing
             #expect(first.scheduler.runNext())  // the identify, and nothing after it: killed
             first.joryio.relinquishStorage()
 
-            let second = TestSDK(
-                transport: transport,
-                storage: .sqlite(directory: directory),
-                identifiers: SequentialIdentifierGenerator(first: 1000)
-            )
-            second.start()
-            second.joryio.flush()
-            second.scheduler.runUntilIdle()
+            _ = TestSDK.relaunch(on: directory, transport: transport)
             let events = transport.requests.flatMap(\.events).filter { $0["event"]?.stringValue == "anonymous event" }
             #expect(events.count == 1)
             #expect(events.first?["userId"]?.stringValue == nil)
@@ -97,14 +90,7 @@ import Testing
             #expect(first.scheduler.runNext())
             first.joryio.relinquishStorage()
 
-            let second = TestSDK(
-                transport: transport,
-                storage: .sqlite(directory: directory),
-                identifiers: SequentialIdentifierGenerator(first: 1000)
-            )
-            second.start()
-            second.joryio.flush()
-            second.scheduler.runUntilIdle()
+            _ = TestSDK.relaunch(on: directory, transport: transport)
             #expect(!transport.requests.eventNames.contains("while opted out"))
         }
     }
@@ -129,10 +115,7 @@ import Testing
             first.scheduler.runUntilIdle()
             first.joryio.relinquishStorage()
 
-            let second = TestSDK(transport: transport, storage: .sqlite(directory: directory))
-            second.start()
-            second.joryio.flush()
-            second.scheduler.runUntilIdle()
+            _ = TestSDK.relaunch(on: directory, transport: transport)
             let events = transport.requests.flatMap(\.events).filter { $0["event"]?.stringValue == "anonymous event" }
             #expect(events.count == 1)
             // Made before identify(): it must not be attributed to user-1.
@@ -160,10 +143,7 @@ import Testing
             first.scheduler.runUntilIdle()
             first.joryio.relinquishStorage()
 
-            let second = TestSDK(transport: transport, storage: .sqlite(directory: directory))
-            second.start()
-            second.joryio.flush()
-            second.scheduler.runUntilIdle()
+            _ = TestSDK.relaunch(on: directory, transport: transport)
             #expect(!transport.requests.eventNames.contains("while opted out"))
         }
     }
@@ -201,10 +181,7 @@ import Testing
                 to: directory.appendingPathComponent(legacy + ".journal")
             )
 
-            let second = TestSDK(transport: transport, storage: .sqlite(directory: directory))
-            second.start()
-            second.joryio.flush()
-            second.scheduler.runUntilIdle()
+            _ = TestSDK.relaunch(on: directory, transport: transport)
             #expect(transport.requests.eventNames == ["stored", "journaled, not stored"])
         }
     }
@@ -223,8 +200,7 @@ import Testing
             let second = TestSDK(transport: transport, storage: .sqlite(directory: directory))
             second.joryio.wipeData()
             second.start()
-            second.joryio.flush()
-            second.scheduler.runUntilIdle()
+            second.flushAll()
             #expect(transport.requests.eventNames.isEmpty)
         }
     }

@@ -20,8 +20,7 @@ import Testing
             let first = TestSDK(transport: offline, storage: .sqlite(directory: directory))
             first.start(sdkKey: Self.oldKey, config: JoryioConfig(flushInterval: 3600))
             first.track(["queued 1", "queued 2"])
-            first.joryio.flush()
-            first.scheduler.runUntilIdle()
+            first.flushAll()
             #expect(first.joryio.getQueueSize() == 2)
             first.joryio.setSubscription(channel: "email", status: "unsubscribed")
             first.scheduler.runUntilIdle()
@@ -29,14 +28,7 @@ import Testing
             first.joryio.relinquishStorage()
 
             let online = RecordingTransport()
-            let second = TestSDK(
-                transport: online,
-                storage: .sqlite(directory: directory),
-                identifiers: SequentialIdentifierGenerator(first: 1000)
-            )
-            second.start(sdkKey: Self.newKey)
-            second.joryio.flush()
-            second.scheduler.runUntilIdle()
+            let second = TestSDK.relaunch(on: directory, transport: online, sdkKey: Self.newKey)
             #expect(online.requests.eventNames == ["queued 1", "queued 2"])
             let subscriptions = online.requests.filter { $0.url.path.contains("subscription") }
             #expect(subscriptions.count == 1)

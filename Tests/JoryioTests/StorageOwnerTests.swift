@@ -50,8 +50,7 @@ import Testing
             first.joryio.relinquishStorage()
             second.start()
             #expect(second.joryio.currentApiEndpoint == TestSDK.apiHost)
-            second.joryio.flush()
-            second.scheduler.runUntilIdle()
+            second.flushAll()
             #expect(transport.requests.eventNames == ["from the second"])
         }
     }

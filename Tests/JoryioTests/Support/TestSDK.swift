@@ -104,6 +104,31 @@ struct TestSDK {
         self.scheduler.runUntilIdle()
     }
 
+    /// `flush()`, then runs everything due: what a test does to see all that is queued sent.
+    func flushAll() {
+        self.joryio.flush()
+        self.scheduler.runUntilIdle()
+    }
+
+    /// The next launch over `directory` (the test has let the first one go): a new instance whose
+    /// ids start at `firstId`, so they never repeat the first launch's, started, and everything it
+    /// found queued sent.
+    static func relaunch(
+        on directory: URL,
+        transport: RecordingTransport,
+        firstId: UInt64 = 1000,
+        sdkKey: String = TestSDK.sdkKey
+    ) -> TestSDK {
+        let sdk = TestSDK(
+            transport: transport,
+            storage: .sqlite(directory: directory),
+            identifiers: SequentialIdentifierGenerator(first: firstId)
+        )
+        sdk.start(sdkKey: sdkKey)
+        sdk.flushAll()
+        return sdk
+    }
+
     /// Moves virtual time to `seconds` after ``origin``, running everything due on the way.
     func advance(to seconds: TimeInterval) {
         self.scheduler.advance(to: self.origin.addingTimeInterval(seconds))
