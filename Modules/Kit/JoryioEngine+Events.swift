@@ -10,12 +10,7 @@ extension JoryioEngine {
     /// One `track()` or `trackScreen()` call, checked on the caller's thread (EVT-3…5): its name,
     /// its properties already in canonical JSON, and when it was made. Gate → plugins → persist.
     package func track(name: String, encodedProperties: [UInt8], timestamp: Date) {
-        guard self.state.value.privacy.state.gate(.event) != .drop else {
-            self.logger.debug(
-                "track \"\(String(name.prefix(64)))\" dropped: collection is not allowed (opted out or consent denied)"
-            )
-            return
-        }
+        guard self.collectsEvents(named: name) else { return }
         guard self.state.value.plugins.isEmpty else {
             // Plugins see the properties as values: decode them back (only when plugins exist).
             guard case .object(let properties)? = JSONValue.parse(Data(encodedProperties)) else {
@@ -40,6 +35,16 @@ extension JoryioEngine {
             userId: identity.userId
         )
         self.enqueue(event, encodedProperties: encodedProperties, session: .touch, deviceId: identity.deviceId)
+    }
+
+    /// Whether the consent gate lets events through now; when not, logs (at debug, so `name` is
+    /// only computed when that level is on) that the event `name` was dropped.
+    func collectsEvents(named name: @autoclosure () -> String) -> Bool {
+        guard self.state.value.privacy.state.gate(.event) == .drop else { return true }
+        self.logger.debug(
+            "track \"\(String(name().prefix(64)))\" dropped: collection is not allowed (opted out or consent denied)"
+        )
+        return false
     }
 
     /// Which session an event belongs to.

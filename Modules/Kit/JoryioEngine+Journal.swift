@@ -57,7 +57,9 @@ extension JoryioEngine {
     /// One journaled `track()`: the same pipeline as ``track(name:encodedProperties:timestamp:)``,
     /// with the stored payload spliced from the record's bytes when no plugin needs the values.
     private func track(_ call: JournalTrackRecord) {
-        guard self.state.value.plugins.isEmpty, self.state.value.privacy.state.gate(.event) != .drop else {
+        // The record's name is decoded only for a plugin, or for the debug line of a dropped event.
+        guard self.collectsEvents(named: call.nameString) else { return }
+        guard self.state.value.plugins.isEmpty else {
             self.track(name: call.nameString, encodedProperties: Array(call.properties), timestamp: call.timestamp)
             return
         }
