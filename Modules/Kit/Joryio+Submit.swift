@@ -44,7 +44,7 @@ extension Joryio {
 
     /// Logs a warning about a call's input through the engine, in order with the calls; before
     /// `initialize()` it waits in the pre-init list, at most ``preInitLogCapacity`` of them.
-    func warn(_ message: String) {
+    package func warn(_ message: String) {
         self.state.withLock { state in
             if let engine = state.engine {
                 let sequence = Self.nextSequence(&state)

@@ -34,6 +34,10 @@ public final class Joryio: Sendable {
         /// That waiting call's start, run at the unlock (or by a later call that finds storage
         /// readable, should the unlock's notification have been missed).
         var pendingStart: (@Sendable () -> Void)?
+        /// Why the last `initialize()` refused its SDK key or host, until a call is accepted.
+        var refusal: String?
+        /// Calls made before `initialize()` that answer at once when it refuses (PUSH-14).
+        var refusalListeners: [@Sendable (String) -> Void] = []
     }
 
     /// Calls that collect or send, kept until `initialize()` (INIT-6).
@@ -70,6 +74,7 @@ public final class Joryio: Sendable {
         // A configuration that cannot work is refused now, with its reason (GAP-6).
         if let refusal = InitializationCheck.keyProblem(sdkKey) {
             logger.error("initialize: \(refusal.reason); the SDK is not started")
+            self.refuse(refusal.reason)
             return
         }
         let endpoint: URL
@@ -78,6 +83,7 @@ public final class Joryio: Sendable {
             endpoint = url
         case .failure(let refusal):
             logger.error("initialize: \(refusal.reason); the SDK is not started")
+            self.refuse(refusal.reason)
             return
         }
         let availability = self.environment.storageAvailability
@@ -110,6 +116,30 @@ public final class Joryio: Sendable {
             return
         }
         begin()
+    }
+
+    /// `initialize()` refused its key or host: calls waiting for an answer get it now (PUSH-14).
+    private func refuse(_ reason: String) {
+        let listeners = self.state.withLock { state -> [@Sendable (String) -> Void] in
+            guard state.engine == nil else { return [] }
+            state.refusal = reason
+            defer { state.refusalListeners = [] }
+            return state.refusalListeners
+        }
+        listeners.forEach { $0(reason) }
+    }
+
+    /// Calls `answer` with the reason when `initialize()` refused (or refuses) its SDK key or host
+    /// while no engine runs: at once when the last call was refused, otherwise at the refusal.
+    /// Nothing happens once the SDK started. For calls that must answer at once (PUSH-14).
+    package func whenInitializationRefused(_ answer: @escaping @Sendable (String) -> Void) {
+        let refusal = self.state.withLock { state -> String? in
+            guard state.engine == nil else { return nil }
+            if let refusal = state.refusal { return refusal }
+            state.refusalListeners.append(answer)
+            return nil
+        }
+        refusal.map(answer)
     }
 
     /// Runs the start of a call that waited for the first unlock, once; `false` when none waits.
@@ -189,6 +219,8 @@ public final class Joryio: Sendable {
                 storageLocks: storageLocks
             )
             state.engine = engine
+            state.refusal = nil
+            state.refusalListeners = []
             let dropped = state.droppedBeforeInit
             let droppedLogs = state.droppedLogsBeforeInit
             let gated = state.gatedBeforeInit

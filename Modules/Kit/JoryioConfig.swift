@@ -38,6 +38,10 @@ public struct JoryioConfig: Sendable {
     public var trackSessionStart: Bool
     /// Show the push permission prompt at launch (default `false`: prefer a primer).
     public var requestPushPermissionAtLaunch: Bool
+    /// Ask for provisional authorization: no prompt, notifications delivered quietly to the
+    /// Notification Center, counted as `"granted"` (default `false`, PROV-7, PROV-8). A later
+    /// prominent request needs a call to `requestPushPermission()` with this off.
+    public var requestProvisionalAuthorization: Bool
     /// Retries the SDK schedules by itself after consecutive failures before it waits for the next
     /// trigger (a new event, `flush()`, the background); events are never deleted (default 3).
     public var maxRetries: Int
@@ -73,6 +77,7 @@ public struct JoryioConfig: Sendable {
         sessionTimeout: TimeInterval = 1800,
         trackSessionStart: Bool = true,
         requestPushPermissionAtLaunch: Bool = false,
+        requestProvisionalAuthorization: Bool = false,
         maxRetries: Int = 3,
         retryBackoffMs: Double = 1000.0,
         requestTimeout: TimeInterval = 10.0,
@@ -94,6 +99,7 @@ public struct JoryioConfig: Sendable {
         self.sessionTimeout = sessionTimeout
         self.trackSessionStart = trackSessionStart
         self.requestPushPermissionAtLaunch = requestPushPermissionAtLaunch
+        self.requestProvisionalAuthorization = requestProvisionalAuthorization
         self.maxRetries = maxRetries
         self.retryBackoffMs = retryBackoffMs
         self.requestTimeout = requestTimeout

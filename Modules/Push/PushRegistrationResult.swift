@@ -1,20 +1,21 @@
 /// What `registerPushToken(_:onResult:)` reports, exactly once per call (PUSH-12, SPEC §2.10).
 ///
 /// The field names are the ones the documented sample reads (`result.success`, `result.message`,
-/// `result.isUnauthorized`, `result.isRetryable`); the type name is ours (GAP-47). The facade may
-/// re-export it as a public type; here it is a package value the token machine emits.
-package struct PushRegistrationResult: Sendable, Equatable, Hashable {
+/// `result.isUnauthorized`, `result.isRetryable`); the type name is ours (GAP-47).
+/// The token machine emits it; the facade hands it to the app's `onResult`, on the SDK's own
+/// thread.
+public struct PushRegistrationResult: Sendable, Equatable, Hashable {
     /// `true` only when the server confirmed the registration; a 200 answer with `success: false`
     /// is a failure (PUSH-12).
-    package var success: Bool
+    public package(set) var success: Bool
     /// Why the registration failed, or `nil` on success.
-    package var message: String?
+    public package(set) var message: String?
     /// The server refused the SDK authentication (a 401); the SDK-auth error handler was asked
     /// for a new token (AUTH-9).
-    package var isUnauthorized: Bool
+    public package(set) var isUnauthorized: Bool
     /// The failure was transient (offline, timeout, 402, 429, 5xx, `success: false`): the SDK keeps
     /// the token and retries by itself, so calling again is not needed.
-    package var isRetryable: Bool
+    public package(set) var isRetryable: Bool
 
     /// Creates a result.
     package init(success: Bool, message: String?, isUnauthorized: Bool, isRetryable: Bool) {
