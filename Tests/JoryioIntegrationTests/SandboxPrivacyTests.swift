@@ -6,7 +6,8 @@ import JoryioTesting
 import Testing
 
 /// The consent × opt-out matrix (CONSENT-18) end to end: what reaches the sandbox over libcurl, for
-/// calls made before and after `initialize()`, including a denial stored by an earlier launch.
+/// calls made before and after `initialize()`, including a denial stored by an earlier launch, and
+/// a push token's registration (CONSENT-16).
 @Suite("Consent and opt-out against the sandbox", .tags(.sandbox))
 struct SandboxPrivacyTests {
     enum Consent: String, CaseIterable, Sendable {
@@ -16,6 +17,9 @@ struct SandboxPrivacyTests {
     enum OptOut: String, CaseIterable, Sendable {
         case optedIn, configOptOut, preInitOptOut, preInitOptInOverConfig
     }
+
+    static let pushToken = Data(repeating: 0x5a, count: 32)
+    static let features = FeatureCatalog.joryio(push: NoPushPlatform(), environment: .production, bundleId: nil)
 
     @Test(arguments: Consent.allCases, OptOut.allCases)
     func whatIsSent(consent: Consent, optOut: OptOut) async throws {
@@ -37,12 +41,14 @@ struct SandboxPrivacyTests {
         if optOut == .configOptOut || optOut == .preInitOptInOverConfig { config.optOut = true }
         // One call of each kind the matrix distinguishes, before and after initialize(): events,
         // attributes, identify, and a withdrawal (an unsubscribe).
-        let sdk = rig.launch(config) { joryio in
+        let sdk = rig.launch(config, features: Self.features) { joryio in
             if optOut == .preInitOptOut { joryio.optOut() }
             if optOut == .preInitOptInOverConfig { joryio.optIn() }
             joryio.identify("user-7")
             joryio.track("Before Start", properties: ["i": 0])
             joryio.setAttribute("plan", value: "pre")
+            // A push token (PUSH-6, PUSH-8): registered only while collection is allowed.
+            joryio.didRegisterForRemoteNotifications(deviceToken: Self.pushToken)
         }
         sdk.joryio.track("After Start", properties: ["i": 1])
         sdk.joryio.incrementAttribute("visits")
@@ -70,8 +76,13 @@ struct SandboxPrivacyTests {
         // The opt-out record is sent when the opt-out changed, whatever the consent (OPTOUT-5).
         let records = try await sent("opt-out").compactMap { ($0.body as? [String: Any])?["optedOut"] as? Bool }
         #expect(Set(records) == (optedOut ? [true] : []), "\(context): opt-out records \(records)")
+        let pushTokens = { () async throws -> [String] in
+            let profile = try await rig.sandbox.profile(userId: "user-7")
+            return ((profile?["pushTokens"] as? [[String: Any]]) ?? []).compactMap { $0["token"] as? String }
+        }
         if optedOut || denied {
             #expect(received.isEmpty, "\(context): nothing collected may reach the server")
+            #expect(try await sent("push/register").isEmpty, "\(context): no push registration (CONSENT-16)")
             #expect(try await sent("attributes").isEmpty, "\(context): attribute writes are dropped")
             #expect(try await sent("identify").isEmpty, "\(context): identify is kept on the device only")
             #expect(sdk.joryio.getQueueSize() == 0, "\(context)")
@@ -81,6 +92,7 @@ struct SandboxPrivacyTests {
                 #expect(received.isEmpty, "\(context): nothing is sent while pending")
                 #expect(try await sent("attributes").isEmpty, "\(context): held while pending")
                 #expect(try await sent("identify").isEmpty, "\(context): held while pending")
+                #expect(try await sent("push/register").isEmpty, "\(context): push waits for consent (PUSH-6)")
                 #expect(sdk.joryio.getQueueSize() == 2, "\(context): held on the device")
                 #expect(sdk.joryio.pendingWrites.attributes == 2, "\(context): held on the device")
                 sdk.joryio.updateConsent(.granted)
@@ -96,6 +108,7 @@ struct SandboxPrivacyTests {
             #expect(profile.attributes["plan"] as? String == "pre", "\(context)")
             #expect(profile.attributes["visits"] as? Int == 1, "\(context)")
             #expect(profile.subscriptions == ["email": "unsubscribed"], "\(context)")
+            #expect(try await pushTokens() == [String(repeating: "5a", count: 32)], "\(context): token registered")
         }
         let delivered = try await rig.sandbox.events()
         #expect(delivered.allSatisfy { $0["userId"] as? String == "user-7" }, "\(context)")
