@@ -37,10 +37,11 @@ extension Joryio {
 }
 
 extension FeatureCatalog {
-    /// The `Joryio` product's features over `platform`: the analytics channels, then push.
+    /// The `Joryio` product's features over `platform`: the analytics channels, then push, then push
+    /// receipts and clicks.
     package static func joryio(push platform: any PushPlatform) -> FeatureCatalog {
-        FeatureCatalog.analytics.adding { _ in
-            [FeatureRegistration { context in PushFeature(context: context, platform: platform) }]
+        FeatureCatalog.analytics.adding { setup in
+            [FeatureRegistration { context in PushFeature(context: context, platform: platform) }, setup.pushReports]
         }
     }
 

@@ -1,6 +1,6 @@
 package import Foundation
 internal import JoryioCore
-internal import JoryioDelivery
+package import JoryioDelivery
 internal import JoryioFeature
 
 /// What a feature registration is made from: the configuration and the endpoint `initialize()`
@@ -22,7 +22,7 @@ package struct FeatureSetup: Sendable {
     package var gzip: @Sendable (Data) -> Data?
 
     /// The retry policy every channel shares.
-    var backoff: BackoffPolicy { BackoffPolicy(base: self.config.retryBackoffMs / 1000) }
+    package var backoff: BackoffPolicy { BackoffPolicy(base: self.config.retryBackoffMs / 1000) }
 
     /// The delivery channels, in order: events, durable writes, attributes.
     var standardRegistrations: [FeatureRegistration] {
