@@ -175,6 +175,7 @@ final class SandboxRig {
         _ config: JoryioConfig = JoryioConfig(),
         identifiers: (any IdentifierGenerator)? = nil,
         offlineTarget: URL? = nil,
+        features: FeatureCatalog = .analytics,
         beforeInitialize: (Joryio) -> Void = { _ in }
     ) -> SandboxSDK {
         self.launches += 1
@@ -187,7 +188,7 @@ final class SandboxRig {
             transport: transport,
             identifiers: identifiers ?? SequentialIdentifierGenerator(first: self.launches << 32)
         )
-        let joryio = Joryio(environment: environment)
+        let joryio = Joryio(environment: environment, features: features)
         beforeInitialize(joryio)
         joryio.initialize(
             sdkKey: Self.sdkKey,
