@@ -76,7 +76,7 @@ import Testing
         #expect(last?.field("anonymousId") == anonymous)
     }
 
-    @Test("one receipt and one click per push: repeats of a trackingId are ignored")
+    @Test("GAP-16: one receipt and one click per push: repeats of a trackingId are ignored")
     func repeatsAreIgnored() {
         let server = PushReportServer()
         let sdk = self.started(server)
