@@ -76,7 +76,9 @@ extension SandboxServer {
     }
 
     /// `GET /_sandbox/push-reports[?trackingId=T]`: the receipts and clicks recorded.
-    static func pushReportsCall(trackingId: String?) -> ControlCall<(receipts: [[String: Any]], clicks: [[String: Any]])> {
+    static func pushReportsCall(
+        trackingId: String?
+    ) -> ControlCall<(receipts: [[String: Any]], clicks: [[String: Any]])> {
         ControlCall(
             method: "GET",
             route: "push-reports",

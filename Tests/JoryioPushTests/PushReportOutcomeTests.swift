@@ -7,9 +7,9 @@ import Testing
 @Suite struct PushReportOutcomeTests {
     private let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    private func answer(_ status: Int, _ body: String, headers: [String: String] = [:]) -> Result<
-        HTTPResponse, TransportError
-    > {
+    private typealias Answer = Result<HTTPResponse, TransportError>
+
+    private func answer(_ status: Int, _ body: String, headers: [String: String] = [:]) -> Answer {
         .success(HTTPResponse(status: status, headers: headers, body: Data(body.utf8)))
     }
 
@@ -43,10 +43,11 @@ import Testing
                 continue
             }
         }
-        guard case .retry(_, let retryAfter) = PushReportOutcome.classify(
-            self.answer(200, #"{"success":false}"#, headers: ["Retry-After": "12"]),
-            now: self.now
-        )
+        guard
+            case .retry(_, let retryAfter) = PushReportOutcome.classify(
+                self.answer(200, #"{"success":false}"#, headers: ["Retry-After": "12"]),
+                now: self.now
+            )
         else {
             Issue.record("success:false is not retried")
             return

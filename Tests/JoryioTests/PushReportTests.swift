@@ -33,7 +33,11 @@ import Testing
         let reports = server.reports
         #expect(reports.reportSummary == ["receipt:trk_1", "click:trk_1"])
         let receipt = try #require(reports.first?.json?.objectValue)
-        #expect(Set(receipt.keys) == ["messageId", "trackingId", "timestamp", "sentAt", "userId", "anonymousId", "deviceId"])
+        #expect(
+            Set(receipt.keys) == [
+                "messageId", "trackingId", "timestamp", "sentAt", "userId", "anonymousId", "deviceId",
+            ]
+        )
         #expect(receipt["userId"]?.stringValue == "u1")
         #expect(receipt["anonymousId"]?.stringValue == sdk.joryio.getAnonymousId())
         #expect(receipt["deviceId"]?.stringValue?.isEmpty == false)
@@ -164,7 +168,11 @@ import Testing
         sdk.advance(to: 32.9)
         #expect(server.reports.count == 3)
         sdk.advance(to: 33.1)
-        #expect(server.reports.reportSummary == ["receipt:trk_ra", "receipt:trk_ra", "receipt:trk_ra", "receipt:trk_ra", "click:trk_other"])
+        #expect(
+            server.reports.reportSummary == [
+                "receipt:trk_ra", "receipt:trk_ra", "receipt:trk_ra", "receipt:trk_ra", "click:trk_other",
+            ]
+        )
         #expect(Set(server.reports.prefix(4).map { $0.field("messageId") }).count == 1)
     }
 
@@ -178,7 +186,11 @@ import Testing
         sdk.advance(to: 600)
         #expect(server.reports.reportSummary == ["receipt:trk_bad", "click:trk_good"])
         #expect(sdk.pendingReports.isEmpty)
-        #expect(sdk.messages(at: .error).contains { $0.contains("push receipt rejected by the server (HTTP \(status)); dropped") })
+        #expect(
+            sdk.messages(at: .error).contains {
+                $0.contains("push receipt rejected by the server (HTTP \(status)); dropped")
+            }
+        )
     }
 
     @Test("402 and 403 keep the reports and stop sending them for the instance", arguments: [402, 403])
@@ -426,7 +438,9 @@ import Testing
         sdk.scheduler.runUntilIdle()
         #expect(sdk.pendingReports.count == 500)
         #expect(sdk.pendingReports.first?.trackingId == "trk_2")
-        #expect(sdk.messages(at: .warning).filter { $0.contains("more than 500 push receipts and clicks wait") }.count == 2)
+        #expect(
+            sdk.messages(at: .warning).filter { $0.contains("more than 500 push receipts and clicks wait") }.count == 2
+        )
         sdk.joryio.updateConsent(.granted)
         sdk.scheduler.runUntilIdle()
         #expect(server.reports.count == 500)
