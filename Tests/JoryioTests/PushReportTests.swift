@@ -2,6 +2,7 @@ import Foundation
 import Joryio
 import JoryioCore
 import JoryioPush
+import JoryioStorage
 import JoryioTesting
 import Testing
 
@@ -477,6 +478,29 @@ import Testing
             second.joryio.reportPushDelivered("trk_relaunch")
             second.advance(to: 120)
             #expect(server.reports.count == before + 2)
+        }
+    }
+
+    @Test("a stored item that cannot be read is logged and deleted; reports work on")
+    func unreadableItem() throws {
+        try withTemporaryDirectory { directory in
+            let server = PushReportServer()
+            // A first launch, so the next one is not taken for a reinstall (which clears the secure store).
+            let first = TestSDK.withPush(server, storage: .sqlite(directory: directory))
+            first.start()
+            first.joryio.relinquishStorage()
+            let secure = try FileSecureStore(directory: directory.appendingPathComponent("secure", isDirectory: true))
+            try secure.set(Data("not a report book".utf8), forKey: PushReportsFeature.storageKey)
+            let sdk = TestSDK.withPush(
+                server,
+                storage: .sqlite(directory: directory),
+                identifiers: SequentialIdentifierGenerator(first: 1000)
+            )
+            sdk.start()
+            #expect(sdk.messages(at: .error).contains("deleted stored push receipts and clicks that cannot be read"))
+            sdk.joryio.reportPushDelivered("trk_after")
+            sdk.advance(to: 60)
+            #expect(server.reports.reportSummary == ["receipt:trk_after"])
         }
     }
 
