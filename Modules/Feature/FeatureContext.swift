@@ -29,6 +29,9 @@ package struct FeatureContext: Sendable {
     package var privacy: @Sendable () -> PrivacyState
     /// The current user id and anonymous id.
     package var identity: @Sendable () -> (userId: String?, anonymousId: String)
+    /// This installation's device id now (`nil` when the engine is gone): for reports that carry
+    /// it, such as push receipts and clicks (protocol.md 5.11).
+    package var deviceId: @Sendable () -> String? = { nil }
     /// Queues a durable write under the current identity (DURABLE).
     package var enqueueDurable: @Sendable (_ kind: DurableWrite.Kind, _ timestamp: Date) -> Void
     /// Records an event through the engine's pipeline: consent gate, validation, plugins, session.

@@ -126,8 +126,8 @@ extension Joryio {
 }
 
 extension FeatureCatalog {
-    /// The `Joryio` product's features over `platform`: the analytics channels, then push.
-    /// `environment` and `bundleId` describe the app to APNs (GAP-15).
+    /// The `Joryio` product's features over `platform`: the analytics channels, then push, then push
+    /// receipts and clicks. `environment` and `bundleId` describe the app to APNs (GAP-15).
     package static func joryio(
         push platform: any PushPlatform,
         environment: APNsEnvironment = .current,
@@ -155,7 +155,8 @@ extension FeatureCatalog {
                             provisional: setup.config.requestProvisionalAuthorization
                         )
                     )
-                }
+                },
+                setup.pushReports,
             ]
         }
     }

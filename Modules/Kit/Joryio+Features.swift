@@ -1,6 +1,6 @@
 package import Foundation
 internal import JoryioCore
-internal import JoryioDelivery
+package import JoryioDelivery
 internal import JoryioFeature
 
 /// What a feature registration is made from: the configuration and the endpoint `initialize()`

@@ -1,6 +1,6 @@
 internal import Foundation
-internal import JoryioConsent
-internal import JoryioCore
+package import JoryioConsent
+package import JoryioCore
 package import JoryioFeature
 package import JoryioStorage
 
@@ -123,15 +123,22 @@ extension Joryio {
     }
 
     /// Runs `body` with the feature of type `type` on the engine, in order with every call, or
-    /// keeps it until `initialize()` like any call (a product's facade calls).
+    /// keeps it until `initialize()` like any call (a product's facade calls). `kind` is what the
+    /// consent gate checks before `initialize()`, as for ``submit(_:showing:publishes:_:)``: a call
+    /// of a kind the decisions made so far drop is dropped at once (INIT-8), and a later opt-out,
+    /// denial or wipe drops it from the list.
     package func submit<Feature: EngineFeature>(
+        _ kind: CallKind? = nil,
         to type: Feature.Type,
         _ body: @escaping @Sendable (Feature) -> Void
     ) {
-        self.submit { engine in
+        self.submit(kind) { engine in
             if let feature = engine.features.first(type) { body(feature) }
         }
     }
+
+    /// The instance's clock: when a facade call was made, read on the caller's thread.
+    package var clock: any Clock { self.environment.clock }
 
     /// Lets go of the storage directory as a process that ends would (its lock and the journal's
     /// file; the engine is left as it is, never to run again in the tests that call this), so

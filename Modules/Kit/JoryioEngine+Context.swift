@@ -49,6 +49,7 @@ extension JoryioEngine {
             eventsWaiting: { (reference.engine?.queuedCount() ?? 0) > 0 },
             eventsSent: { error in reference.engine?.eventsSent(error) }
         )
+        context.deviceId = { reference.engine?.state.value.identity.deviceId }
         context.recordAttributes = { changes, timestamp in
             reference.engine?.features.first(AttributesFeature.self)?.record(changes, timestamp: timestamp)
         }

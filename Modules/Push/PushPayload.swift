@@ -111,13 +111,19 @@ package struct PushPayload: Sendable, Equatable {
             warnings.append(.trackingIdMissing)
             return nil
         }
-        guard let text = value.stringValue, !text.isEmpty, text.count <= Self.maxTrackingIdLength,
-            !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        else {
+        guard let text = value.stringValue, Self.isValidTrackingId(text) else {
             warnings.append(.trackingIdInvalid)
             return nil
         }
         return text
+    }
+
+    /// Whether `text` is a tracking id the SDK reports: 1 … ``maxTrackingIdLength`` characters, no
+    /// control characters (PUSH-27). The one check for payloads and for the facade's
+    /// `reportPushDelivered(_:)` and `trackPushClick(trackingId:)` (PUSH-19).
+    package static func isValidTrackingId(_ text: String) -> Bool {
+        !text.isEmpty && text.count <= Self.maxTrackingIdLength
+            && !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
     }
 }
 

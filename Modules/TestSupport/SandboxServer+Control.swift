@@ -75,6 +75,23 @@ extension SandboxServer {
         try await self.perform(Self.pushUnregisteredCall())
     }
 
+    /// The push receipts and clicks recorded (`POST /v1/push/receipt`, `/v1/push/click`), each in
+    /// arrival order with the fields as sent; only those of `trackingId` when given. Blocks the
+    /// calling thread.
+    public func pushReports(
+        trackingId: String? = nil
+    ) throws(SandboxError) -> (receipts: [[String: Any]], clicks: [[String: Any]]) {
+        try self.perform(Self.pushReportsCall(trackingId: trackingId))
+    }
+
+    /// The push receipts and clicks recorded (`POST /v1/push/receipt`, `/v1/push/click`), each in
+    /// arrival order with the fields as sent; only those of `trackingId` when given.
+    public func pushReports(
+        trackingId: String? = nil
+    ) async throws(SandboxError) -> (receipts: [[String: Any]], clicks: [[String: Any]]) {
+        try await self.perform(Self.pushReportsCall(trackingId: trackingId))
+    }
+
     /// Scripts a fault for the next `count` requests whose path matches `path` (a trailing `*` matches a
     /// prefix; `count` -1 means forever). Blocks the calling thread.
     ///

@@ -75,6 +75,24 @@ extension SandboxServer {
         }
     }
 
+    /// `GET /_sandbox/push-reports[?trackingId=T]`: the receipts and clicks recorded.
+    static func pushReportsCall(
+        trackingId: String?
+    ) -> ControlCall<(receipts: [[String: Any]], clicks: [[String: Any]])> {
+        ControlCall(
+            method: "GET",
+            route: "push-reports",
+            query: trackingId.map { [URLQueryItem(name: "trackingId", value: $0)] } ?? []
+        ) { answer throws(SandboxError) in
+            guard let object = answer as? [String: Any], let receipts = object["receipts"] as? [[String: Any]],
+                let clicks = object["clicks"] as? [[String: Any]]
+            else {
+                throw SandboxError("unexpected /_sandbox/push-reports response")
+            }
+            return (receipts, clicks)
+        }
+    }
+
     // swift-format-ignore: a parameter list mirroring addFault's
     static func addFaultCall(
         path: String,
