@@ -4,7 +4,8 @@
 // scripted outage (503 with Retry-After) and through "ingestion paused" (402) followed by an app
 // restart, and prints what the sandbox received: every event exactly once. Then it writes a
 // profile (attributes through a lost answer, an alias, subscriptions) and shows a consent banner
-// flow: a pending install sends nothing until updateConsent(.granted). It grows with each issue.
+// flow: a pending install sends nothing until updateConsent(.granted), and push: a token registered,
+// a receipt and a click, an unregister that survives a relaunch. It grows with each issue.
 
 import Foundation
 import Joryio
@@ -102,6 +103,7 @@ func run() throws {
 
     try profileDemo(relaunched, sandbox: sandbox)
     try consentBannerDemo(sandbox: sandbox, sdkKey: sdkKey)
+    try pushDemo(sandbox: sandbox, sdkKey: sdkKey)
 }
 
 /// 5. Attributes, an alias and subscriptions: durable writes through a timeout, read back from the
