@@ -51,7 +51,9 @@ func pushDemo(sandbox: SandboxServer, sdkKey: String) throws {
     _ = try waitFor("the token is unregistered") { () -> Bool? in
         (try? sandbox.pushUnregistered())?.contains(token) == true ? true : nil
     }
-    say("   unregistered on the server; user-push's profile holds \(pushTokens(sandbox, userId: "user-push").count) tokens")
+    say(
+        "   unregistered on the server; user-push's profile holds \(pushTokens(sandbox, userId: "user-push").count) tokens"
+    )
 
     app.applicationWillTerminate(waitingAtMost: 5)
     app.relinquishStorage()

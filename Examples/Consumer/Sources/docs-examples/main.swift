@@ -23,6 +23,21 @@ func readmeUsage(jwtFromYourBackend: String) {
     Joryio.shared.flush()  // e.g. before a command-line tool exits
 }
 
+// The README's push sample, verbatim.
+func readmePush(deviceToken: Data, apnsHexToken: String, trackingId: String, log: @escaping @Sendable (String) -> Void)
+    async
+{
+    Joryio.shared.didRegisterForRemoteNotifications(deviceToken: deviceToken)  // registered per person
+    let granted = await Joryio.shared.requestPushPermission()  // also cancels an earlier unregisterPush()
+    Joryio.shared.registerPushToken(apnsHexToken) { result in  // own push stack: answered exactly once
+        if !result.success && !result.isRetryable { log(result.message ?? "") }
+    }
+    Joryio.shared.reportPushDelivered(trackingId)  // only if the app handles notifications itself
+    Joryio.shared.trackPushClick(trackingId: trackingId)
+    Joryio.shared.unregisterPush()  // remembered across launches
+    _ = granted
+}
+
 // The types the public API mentions come with `import Joryio` and can be named.
 let level: LogLevel = .debug
 let consent: TrackingConsent = .pending
@@ -30,6 +45,7 @@ let storage: JoryioConfig.Storage = .inMemory
 let sink: any LogSink = NoOpLogSink()
 let value: JSONValue = .string("x")
 let error: JoryioTransportError? = Joryio.shared.lastTransportError
+let pushResult: PushRegistrationResult? = nil
 
 // `import Joryio` must not bring the SDK's generic seams into the app's namespace: Swift's own
 // `Clock` is used unqualified here, which would be ambiguous if `JoryioCore.Clock` came along.
@@ -37,4 +53,4 @@ func measure<C: Clock>(on clock: C) -> C.Instant { clock.now }
 _ = measure(on: ContinuousClock())
 
 print("docs-examples: OK (\(level), \(consent), \(value), \(error == nil))")
-_ = (storage, sink)
+_ = (storage, sink, pushResult)
