@@ -16,7 +16,7 @@ extension Joryio {
     /// (provisional authorization counts, PROV-7). It cancels an earlier ``unregisterPush()``
     /// (PUSH-3, PUSH-13) and asks iOS for a device token, which is then registered with Joryio.
     ///
-    /// With ``JoryioConfig/requestProvisionalAuthorization`` the first request asks quietly: no
+    /// With `JoryioConfig.requestProvisionalAuthorization` the first request asks quietly: no
     /// prompt, notifications go to the Notification Center only (PROV-8). To ask for prominent
     /// delivery later, call this again once the person has a reason to say yes: the system then
     /// shows its prompt (PROV-9).
