@@ -49,10 +49,12 @@ struct SandboxPrivacyTests {
             joryio.setAttribute("plan", value: "pre")
             // A push token (PUSH-6, PUSH-8): registered only while collection is allowed.
             joryio.didRegisterForRemoteNotifications(deviceToken: Self.pushToken)
+            joryio.reportPushDelivered("trk-matrix")
         }
         sdk.joryio.track("After Start", properties: ["i": 1])
         sdk.joryio.incrementAttribute("visits")
         sdk.joryio.setSubscription(channel: "email", status: "unsubscribed")
+        sdk.joryio.trackPushClick(trackingId: "trk-matrix")
         sdk.joryio.flush()
         await rig.settle(sdk)
 
@@ -83,6 +85,8 @@ struct SandboxPrivacyTests {
         if optedOut || denied {
             #expect(received.isEmpty, "\(context): nothing collected may reach the server")
             #expect(try await sent("push/register").isEmpty, "\(context): no push registration (CONSENT-16)")
+            #expect(try await sent("push/receipt").isEmpty, "\(context): no push receipt (PUSH-33)")
+            #expect(try await sent("push/click").isEmpty, "\(context): no push click (PUSH-33)")
             #expect(try await sent("attributes").isEmpty, "\(context): attribute writes are dropped")
             #expect(try await sent("identify").isEmpty, "\(context): identify is kept on the device only")
             #expect(sdk.joryio.getQueueSize() == 0, "\(context)")
@@ -93,6 +97,7 @@ struct SandboxPrivacyTests {
                 #expect(try await sent("attributes").isEmpty, "\(context): held while pending")
                 #expect(try await sent("identify").isEmpty, "\(context): held while pending")
                 #expect(try await sent("push/register").isEmpty, "\(context): push waits for consent (PUSH-6)")
+                #expect(try await sent("push/receipt").isEmpty, "\(context): receipts wait for consent")
                 #expect(sdk.joryio.getQueueSize() == 2, "\(context): held on the device")
                 #expect(sdk.joryio.pendingWrites.attributes == 2, "\(context): held on the device")
                 sdk.joryio.updateConsent(.granted)
@@ -109,7 +114,16 @@ struct SandboxPrivacyTests {
             #expect(profile.attributes["visits"] as? Int == 1, "\(context)")
             #expect(profile.subscriptions == ["email": "unsubscribed"], "\(context)")
             #expect(try await pushTokens() == [String(repeating: "5a", count: 32)], "\(context): token registered")
+            let reports = try await rig.sandbox.pushReports(trackingId: "trk-matrix")
+            #expect(reports.receipts.count == 1 && reports.clicks.count == 1, "\(context): one receipt, one click")
         }
+        // The push unregister is a withdrawal: it reaches the server in every state (DURABLE-13).
+        sdk.joryio.unregisterPush()
+        await rig.settle(sdk)
+        #expect(
+            try await rig.sandbox.pushUnregistered() == [String(repeating: "5a", count: 32)],
+            "\(context): the unregister is sent whatever the state"
+        )
         let delivered = try await rig.sandbox.events()
         #expect(delivered.allSatisfy { $0["userId"] as? String == "user-7" }, "\(context)")
         #expect(sdk.joryio.isUserOptedOut() == optedOut, "\(context)")

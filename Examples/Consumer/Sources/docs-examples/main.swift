@@ -24,7 +24,12 @@ func readmeUsage(jwtFromYourBackend: String) {
 }
 
 // The README's push sample, verbatim.
-func readmePush(deviceToken: Data, apnsHexToken: String, trackingId: String, log: @escaping @Sendable (String) -> Void)
+func readmePush(
+    deviceToken: Data,
+    apnsHexToken: String,
+    trackingId: String,
+    log: @escaping @Sendable (String) -> Void
+)
     async
 {
     Joryio.shared.didRegisterForRemoteNotifications(deviceToken: deviceToken)  // registered per person
