@@ -40,7 +40,10 @@ extension FeatureCatalog {
     /// The `Joryio` product's features over `platform`: the analytics channels, then push.
     package static func joryio(push platform: any PushPlatform) -> FeatureCatalog {
         FeatureCatalog.analytics.adding { _ in
-            [FeatureRegistration { context in PushFeature(context: context, platform: platform) }]
+            [
+                FeatureRegistration { context in PushFeature(context: context, platform: platform) },
+                FeatureRegistration { context in PushNotificationHandler(context: context, platform: platform) },
+            ]
         }
     }
 
