@@ -77,7 +77,8 @@ final class NotificationCenterDelegate: NSObject, UNUserNotificationCenterDelega
     ) {
         let payload = PushPayload(userInfo: response.notification.request.content.userInfo)
         // Only a debug hint: the link itself waits on the platform, which checks the state again.
-        let active = Thread.isMainThread && MainActor.assumeIsolated { UIApplication.shared.applicationState == .active }
+        let active =
+            Thread.isMainThread && MainActor.assumeIsolated { UIApplication.shared.applicationState == .active }
         let action = Self.action(response.actionIdentifier)
         if let joryio = self.joryio, joryio.notificationResponse(payload, action: action, appIsActive: active) {
             completionHandler()

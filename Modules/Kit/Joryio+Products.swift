@@ -20,7 +20,8 @@ extension Joryio {
     /// Runs `work` after `delay` seconds on the deadline queue, apart from the engine's executor so
     /// a busy engine cannot hold it back; on virtual time in tests.
     @discardableResult
-    package func scheduleDeadline(after delay: TimeInterval, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
+    package func scheduleDeadline(after delay: TimeInterval, _ work: @escaping @Sendable () -> Void) -> any Cancellable
+    {
         (self.environment.deadlines ?? self.environment.scheduler).schedule(after: delay, work)
     }
 }
