@@ -265,7 +265,10 @@ enum APNs {
     func foreign() {
         let setup = self.setup()
         let completions = Completions()
-        setup.sdk.joryio.didReceiveRemoteNotification(APNs.userInfo(APNs.foreign), completionHandler: completions.handler)
+        setup.sdk.joryio.didReceiveRemoteNotification(
+            APNs.userInfo(APNs.foreign),
+            completionHandler: completions.handler
+        )
         #expect(completions.all == [.noData], "at once, before the engine runs")
         #expect(setup.sdk.joryio.notificationWillPresent(APNs.payload(APNs.foreign)) == nil)
         #expect(!self.tap(setup, APNs.foreign))
@@ -279,7 +282,10 @@ enum APNs {
     func foreignBeforeInitialize() {
         let setup = self.setup(start: false)
         let completions = Completions()
-        setup.sdk.joryio.didReceiveRemoteNotification(APNs.userInfo(APNs.foreign), completionHandler: completions.handler)
+        setup.sdk.joryio.didReceiveRemoteNotification(
+            APNs.userInfo(APNs.foreign),
+            completionHandler: completions.handler
+        )
         #expect(completions.all == [.noData])
         setup.sdk.start()
         setup.sdk.advance(to: 60)
