@@ -1,6 +1,6 @@
 package import JoryioFeature
 
-/// The in-app sync a push asks for (PUSH-25, PUSH-26, INAPP-11): the in-app feature implements it;
+/// The in-app sync a push asks for (PUSH-25, PUSH-26): the in-app feature implements it;
 /// until it exists, nothing does and a sync push completes with `.noData`.
 package protocol PushInAppSyncing: AnyObject, Sendable {
     /// Runs an in-app sync now and calls `completion` exactly once with its outcome, on any

@@ -259,6 +259,35 @@ enum APNs {
         #expect(completions.all == [.noData])
     }
 
+    // MARK: - Start
+
+    @Test(
+        "INIT-16, PUSH-20: the product's start hook (where the delegate is installed) runs once, with the push handler in place"
+    )
+    func startHook() {
+        let seen = Locked<[Bool]>([])
+        let catalog = FeatureCatalog.joryio(push: FakePushPlatform()).onInitialize { joryio in
+            seen.withLock { $0.append(joryio.feature(PushNotificationHandler.self) != nil) }
+        }
+        let sdk = TestSDK(transport: RecordingTransport(), features: catalog)
+        #expect(seen.withLock { $0 }.isEmpty)
+        sdk.start()
+        #expect(seen.withLock { $0 } == [true], "called on the initialize() thread, before the engine ran anything")
+        sdk.start()
+        #expect(seen.withLock { $0 } == [true], "a second initialize() is ignored (INIT-2)")
+    }
+
+    @Test("INIT-16: hooks added to a catalog run in order, and adding features keeps them")
+    func startHooksChain() {
+        let order = Locked<[String]>([])
+        let catalog = FeatureCatalog.analytics
+            .onInitialize { _ in order.withLock { $0.append("first") } }
+            .onInitialize { _ in order.withLock { $0.append("second") } }
+            .adding { _ in [] }
+        TestSDK(transport: RecordingTransport(), features: catalog).start()
+        #expect(order.withLock { $0 } == ["first", "second"])
+    }
+
     // MARK: - Foreign notifications
 
     @Test("PUSH-22, PUSH-24: a foreign notification is left to the app everywhere and completes .noData at once")
