@@ -433,6 +433,25 @@ enum APNs {
         #expect(setup.platform.calls == [.open(try #require(APNs.deepURL))])
     }
 
+    @Test("a refused link is not followed and warns; the click is still reported and the tap syncs")
+    func refusedLink() {
+        let setup = self.setup()
+        let json = #"{"aps":{"alert":"x"},"joryio":{"trackingId":"trk_js","url":"javascript:alert(1)"}}"#
+        #expect(self.tap(setup, json))
+        #expect(setup.recorder.calls == [.clicked("trk_js", platformCallsBefore: 0), .sync])
+        #expect(setup.platform.calls.isEmpty)
+        #expect(setup.sdk.messages(at: .warning).contains { $0.contains("the scheme javascript is never opened") })
+    }
+
+    @Test("on a platform without UI (Linux) a tap's link goes nowhere, without waiting")
+    func noPushPlatform() {
+        let platform = NoPushPlatform()
+        let ran = Locked(false)
+        platform.whenActive { ran.withLock { $0 = true } }
+        #expect(ran.withLock { $0 })
+        #expect(platform.continueUserActivity(webpageURL: URL(fileURLWithPath: "/")) == .noHandler)
+    }
+
     @Test("a Joryio push without a tracking id still follows its link and syncs, reporting nothing")
     func tapWithoutTrackingId() throws {
         let setup = self.setup()
