@@ -157,6 +157,7 @@ extension FeatureCatalog {
                     )
                 },
                 setup.pushReports,
+                FeatureRegistration { context in PushNotificationHandler(context: context, platform: platform) },
             ]
         }
     }

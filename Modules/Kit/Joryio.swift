@@ -179,9 +179,11 @@ public final class Joryio: Sendable {
         // Lines are logged once the lock is released: a log sink may call the SDK.
         var warnings: [String] = []
         var refusal: String?
+        var started = false
         defer {
             refusal.map { logger.error($0) }
             warnings.forEach { logger.warning($0) }
+            if started { self.features.didInitialize(self) }
         }
         self.state.withLock { state in
             guard state.engine == nil else {
@@ -247,6 +249,7 @@ public final class Joryio: Sendable {
                 engine.start(preInit: entries, sequence: sequence, forgetStoredDecisions: forgetStored)
             }
             LifecycleObserver.observe(self)
+            started = true
         }
     }
 
