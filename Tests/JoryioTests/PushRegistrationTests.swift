@@ -244,6 +244,23 @@ import Testing
         #expect(sdk.joryio.getDeviceToken() == nil)
     }
 
+    @Test("PUSH-7: device tokens iOS never gives (empty, 1 MB, 31 bytes) are logged and ignored; the stored one stays")
+    func hostileDeviceTokens() {
+        let transport = RespondingTransport()
+        let sdk = self.sdk(transport)
+        sdk.start()
+        sdk.joryio.didRegisterForRemoteNotifications(deviceToken: Self.tokenBytes)
+        for data in [Data(), Data(repeating: 0xff, count: 1 << 20), Data(repeating: 1, count: 31)] {
+            sdk.joryio.didRegisterForRemoteNotifications(deviceToken: data)
+        }
+        sdk.scheduler.runUntilIdle()
+        #expect(sdk.joryio.getDeviceToken() == Self.token)
+        #expect(Self.summary(transport.requests) == ["register abab"])
+        let errors = sdk.messages(at: .error).filter { $0.hasPrefix("didRegisterForRemoteNotifications:") }
+        #expect(errors.count == 3)
+        #expect(errors.allSatisfy { $0.count < 300 }, "a reason, never the token")
+    }
+
     @Test("PUSH-14 / INIT-13: a refused SDK key answers registerPushToken at once, also for calls made before")
     func refusedInitializeAnswers() {
         let transport = RespondingTransport()
