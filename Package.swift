@@ -63,6 +63,12 @@ let package = Package(
         module("JoryioAuth", "Auth", ["JoryioCore"]),
         // Push notifications (issue 14): a feature on the seam, its decisions as values.
         module("JoryioPush", "Push", ["JoryioCore", "JoryioFeature", "JoryioDelivery", "JoryioConsent"]),
+        // In-app messaging logic (issue 16): sync, triggers, caps, display accounting, as values on the seam.
+        module(
+            "JoryioInApp",
+            "InApp",
+            ["JoryioCore", "JoryioKit", "JoryioFeature", "JoryioDelivery", "JoryioConsent"]
+        ),
         // The engine's feature seam; the delivery channels are its first conformers.
         module("JoryioFeature", "Feature", ["JoryioCore", "JoryioConsent", "JoryioDelivery"]),
         // The facade class, the engine and the composition root both products share.
@@ -78,7 +84,7 @@ let package = Package(
             resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
         // The two products' top modules: each defines `Joryio.shared` with its feature catalog.
-        module("Joryio", "Joryio", ["JoryioKit", "JoryioCore", "JoryioPush", "JoryioFeature"]),
+        module("Joryio", "Joryio", ["JoryioKit", "JoryioCore", "JoryioPush", "JoryioInApp", "JoryioFeature"]),
         module("JoryioAnalytics", "Analytics", ["JoryioKit", "JoryioCore"]),
         module(
             "JoryioTesting",
@@ -178,6 +184,10 @@ let package = Package(
             exclude: ["Payloads"]
         ),
         .testTarget(name: "JoryioPlatformTests", dependencies: ["JoryioPlatform", "JoryioCore", "JoryioTesting"]),
+        .testTarget(
+            name: "JoryioInAppTests",
+            dependencies: ["JoryioInApp", "JoryioKit", "JoryioCore", "JoryioTesting"]
+        ),
         .testTarget(
             name: "JoryioDeliveryTests",
             dependencies: ["JoryioDelivery", "JoryioCore", "JoryioStorage", "JoryioTesting"]
