@@ -51,6 +51,9 @@ public final class Joryio: Sendable {
     let state = Locked(State())
     /// What getters read: written by the engine only, plus calls it has not run yet.
     let board = SnapshotBoard()
+    /// Values a product keeps on the instance for its public properties (the in-app presenter), by
+    /// key; readable before `initialize()`.
+    package let productValues = Locked<[String: any Sendable]>([:])
 
     /// Creates an instance over an explicit environment (products, tests, benchmarks) running the
     /// features of `catalog`.
