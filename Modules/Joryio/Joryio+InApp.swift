@@ -22,7 +22,7 @@ extension Joryio {
     /// Draw in-app messages with the app's own UI (INAPP-32): `callback` receives each message on
     /// the main thread. `capabilities` declares the content forms it renders: `"content.native"`,
     /// `"content.html"` (HTML campaigns then reach it whatever `allowHtmlJsInAppMessages` says,
-    /// INAPP-23). Report what happens with ``trackInAppImpression(campaignId:action:elementId:)``:
+    /// INAPP-23). Report what happens with `trackInAppImpression(campaignId:action:elementId:)`:
     /// `displayed` once the message was visible for `InAppDisplay.IN_APP_DISPLAY_DWELL_MS` (or
     /// just before an earlier click or dismissal), and `dismissed` whenever it leaves the screen.
     /// Set before `initialize()`, it is installed before the first sync (INAPP-36).
