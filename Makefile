@@ -182,7 +182,7 @@ check-required-reason: deps
 ## check-pod-module: the CocoaPods pod is one module (PKG-9): copy its sources, rewrite them as the
 ## podspec's prepare_command does (Tools/pod/single-module.sh), and type-check them as the single
 ## module `Joryio` with the package's language mode and flags (Apple-only `#if` code is not seen here).
-POD_FOLDERS = Core Storage Transport Delivery Consent Identity Platform Auth Feature Push InApp Kit Joryio
+POD_FOLDERS = Core Storage Transport Delivery Consent Identity Platform Auth Feature Push InApp Ecommerce Kit Joryio
 check-pod-module: deps
 	@rm -rf .build/pod-module && mkdir -p .build/pod-module && cp -R Modules .build/pod-module/
 	@sh Tools/pod/single-module.sh .build/pod-module/Modules

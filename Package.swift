@@ -69,6 +69,8 @@ let package = Package(
             "InApp",
             ["JoryioCore", "JoryioKit", "JoryioFeature", "JoryioDelivery", "JoryioConsent"]
         ),
+        // E-commerce events (issue 18): typed product, cart, checkout and order calls; StoreKit mapping.
+        module("JoryioEcommerce", "Ecommerce", ["JoryioCore", "JoryioKit"]),
         // The engine's feature seam; the delivery channels are its first conformers.
         module("JoryioFeature", "Feature", ["JoryioCore", "JoryioConsent", "JoryioDelivery"]),
         // The facade class, the engine and the composition root both products share.
@@ -84,7 +86,11 @@ let package = Package(
             resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
         // The two products' top modules: each defines `Joryio.shared` with its feature catalog.
-        module("Joryio", "Joryio", ["JoryioKit", "JoryioCore", "JoryioPush", "JoryioInApp", "JoryioFeature"]),
+        module(
+            "Joryio",
+            "Joryio",
+            ["JoryioKit", "JoryioCore", "JoryioPush", "JoryioInApp", "JoryioEcommerce", "JoryioFeature"]
+        ),
         module("JoryioAnalytics", "Analytics", ["JoryioKit", "JoryioCore"]),
         module(
             "JoryioTesting",
@@ -120,7 +126,7 @@ let package = Package(
         .executableTarget(
             name: "joryio-tools",
             // Linked for their PrivacyFacts: a module not linked here adds nothing to the manifest.
-            dependencies: ["JoryioToolsCore", "JoryioCore", "JoryioKit", "JoryioStorage"],
+            dependencies: ["JoryioToolsCore", "JoryioCore", "JoryioKit", "JoryioStorage", "JoryioEcommerce"],
             path: "Tools/joryio-tools"
         ),
         .plugin(
@@ -186,8 +192,9 @@ let package = Package(
         .testTarget(name: "JoryioPlatformTests", dependencies: ["JoryioPlatform", "JoryioCore", "JoryioTesting"]),
         .testTarget(
             name: "JoryioInAppTests",
-            dependencies: ["JoryioInApp", "JoryioKit", "JoryioCore", "JoryioTesting"]
+            dependencies: ["JoryioInApp", "JoryioKit", "JoryioCore", "JoryioDelivery", "JoryioTesting"]
         ),
+        .testTarget(name: "JoryioEcommerceTests", dependencies: ["JoryioEcommerce", "JoryioKit", "JoryioCore"]),
         .testTarget(
             name: "JoryioDeliveryTests",
             dependencies: ["JoryioDelivery", "JoryioCore", "JoryioStorage", "JoryioTesting"]

@@ -1,3 +1,5 @@
+// E-commerce's public types (`EcommerceConfig`, `EcommerceOrder`, `EcommerceCartItem`, the tracker).
+@_exported public import JoryioEcommerce
 // In-app messaging's public protocols (`InAppMessagePresenter`, `InAppMessageViewDelegate`).
 @_exported public import JoryioInApp
 // The `Joryio` product: every feature. See `Joryio+Shared.swift` for the shared instance.

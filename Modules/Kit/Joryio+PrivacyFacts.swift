@@ -17,11 +17,7 @@ extension PrivacyFacts {
             // Events (Joryio.swift): track(_:properties:), trackScreen(_:properties:) and the
             // automatic session events.
             CollectedData(.productInteraction, linked: true, tracking: false, purposes: Self.allPurposes),
-            // E-commerce (PRIVACY-3, ECOM): purchase events belong to the Joryio product. The typed
-            // e-commerce calls are not written yet; apps already send purchases as tracked events, and
-            // the shipped manifest must match PRIVACY-6 today. The fact moves next to the e-commerce
-            // code when it lands.
-            CollectedData(.purchaseHistory, linked: true, tracking: false, purposes: Self.allPurposes),
+            // Purchase History is declared by JoryioEcommerce (PRIVACY-3), next to the code that sends it.
         ]
     )
 

@@ -59,6 +59,12 @@ extension Joryio {
         }
     }
 
+    /// Logs an informational line through the engine, in order with the calls (before
+    /// `initialize()` it waits like a call).
+    package func inform(_ message: String) {
+        self.submit(publishes: false) { $0.log.info(message) }
+    }
+
     /// Before `initialize()`, keeps `entry` in the pre-init list; afterwards runs `call` in order.
     func rememberOrSubmit(_ entry: PreInitEntry, _ call: @escaping @Sendable (JoryioEngine) -> Void) {
         self.state.withLock { state in

@@ -323,6 +323,12 @@ public final class Joryio: Sendable {
         self.submitEvent(name: "Screen Viewed", properties: converted.value, timestamp: timestamp)
     }
 
+    /// `track()` for a product's typed calls (e-commerce), whose properties are already values:
+    /// the same limits, the same journal, the same consent gate.
+    package func track(_ name: String, values: [String: JSONValue]) {
+        self.submitEvent(name: name, properties: values, timestamp: self.environment.clock.now())
+    }
+
     /// Checks an event against the server's limits on the caller's thread (EVT-3, EVT-5) and hands
     /// it on with its properties in canonical JSON; an invalid one is dropped with a warning.
     private func submitEvent(name: String, properties: [String: JSONValue], timestamp: Date) {

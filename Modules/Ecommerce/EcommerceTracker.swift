@@ -1,0 +1,119 @@
+internal import JoryioCore
+package import JoryioKit
+
+/// Typed e-commerce events (ECOM-1): product, cart, checkout and order calls that send the keys
+/// revenue reports read. Get one with `Joryio.shared.ecommerce(config:)`.
+///
+/// Every call is checked first: one missing what gives its event meaning (an id, a finite price
+/// or value, the `items` list of a purchase) logs a warning and sends nothing (ECOM-3). The events
+/// are ordinary events: consent, opt-out, batching and retry apply as to `track()` (ECOM-5).
+/// Safe from any thread, before `initialize()` too.
+public final class EcommerceTracker: Sendable {
+    /// The settings it was made with.
+    public let config: EcommerceConfig
+    private let joryio: Joryio
+    /// The ISO 4217 code sent, or `nil` when ``config``'s is not one (then every call is refused).
+    let currency: String?
+
+    package init(joryio: Joryio, config: EcommerceConfig) {
+        self.joryio = joryio
+        self.config = config
+        self.currency = EcommerceEvents.currencyCode(config.currency)
+        if self.currency == nil {
+            joryio.warn(
+                "ecommerce: \"\(String(config.currency.prefix(16)))\" is not an ISO 4217 currency code "
+                    + "(three letters, such as USD); this tracker sends nothing"
+            )
+        }
+    }
+
+    /// `Product Viewed`: `productId`, and `name`, `price` (with `currency`) and `category` when given.
+    public func productViewed(productId: String, name: String? = nil, price: Double? = nil, category: String? = nil) {
+        self.send("productViewed") {
+            EcommerceEvents.productViewed(
+                productId: productId,
+                name: name,
+                price: price,
+                category: category,
+                currency: $0
+            )
+        }
+    }
+
+    /// `Product Added`: the item's `productId`, `name`, `price`, `quantity`, and `cartId` when given.
+    public func productAdded(_ item: EcommerceCartItem, cartId: String? = nil) {
+        self.send("productAdded") {
+            EcommerceEvents.cartChange(EcommerceEvents.productAdded, item: item, cartId: cartId, currency: $0)
+        }
+    }
+
+    /// `Product Removed`: as ``productAdded(_:cartId:)``.
+    public func productRemoved(_ item: EcommerceCartItem, cartId: String? = nil) {
+        self.send("productRemoved") {
+            EcommerceEvents.cartChange(EcommerceEvents.productRemoved, item: item, cartId: cartId, currency: $0)
+        }
+    }
+
+    /// `Cart Viewed`: the `items` (may be empty) and `cartId` when given.
+    public func cartViewed(items: [EcommerceCartItem], cartId: String? = nil) {
+        self.send("cartViewed") { EcommerceEvents.cartViewed(items: items, cartId: cartId, currency: $0) }
+    }
+
+    /// `Checkout Started`: the `items`, `total` (from `value`) and `checkoutId` when given.
+    public func checkoutStarted(items: [EcommerceCartItem], value: Double, checkoutId: String? = nil) {
+        self.send("checkoutStarted") {
+            EcommerceEvents.checkoutStarted(items: items, value: value, checkoutId: checkoutId, currency: $0)
+        }
+    }
+
+    /// `Order Completed` with `orderId`, `total` (from the order's `value`), `currency` and
+    /// `items` (ECOM-4). A total that differs from the items is sent as given and noted in the log.
+    public func purchase(order: EcommerceOrder) {
+        self.send("purchase") { EcommerceEvents.purchase(order, currency: $0) }
+    }
+
+    /// `Order Refunded`: `orderId`, and `total` (from `value`) and `items` for a partial refund.
+    public func orderRefunded(orderId: String, value: Double? = nil, items: [EcommerceCartItem]? = nil) {
+        self.send("orderRefunded") {
+            EcommerceEvents.orderRefunded(orderId: orderId, value: value, items: items, currency: $0)
+        }
+    }
+
+    /// Records an in-app purchase the app passes itself (IAP-4), mapped by
+    /// ``EcommerceTransaction``'s rules: purchased (and, with `trackRestoredPurchases`, restored)
+    /// transactions become `Order Completed`; a revocation becomes `Order Refunded`; the rest is
+    /// skipped with a line saying why. The SDK never finishes or consumes a transaction (IAP-5).
+    public func trackTransaction(_ transaction: EcommerceTransaction) {
+        switch StoreKitMapping.event(for: transaction, restored: self.config.trackRestoredPurchases) {
+        case .failure(let skip):
+            self.joryio.inform("ecommerce: transaction skipped: \(skip)")
+        case .success(.purchase(let order, let currency)):
+            self.send("trackTransaction", currency: currency) { EcommerceEvents.purchase(order, currency: $0) }
+        case .success(.refund(let orderId, let currency)):
+            self.send("trackTransaction", currency: currency) {
+                EcommerceEvents.orderRefunded(orderId: orderId, value: nil, items: nil, currency: $0)
+            }
+        }
+    }
+
+    /// Builds the event with the currency and sends it, or logs why not.
+    private func send(
+        _ call: String,
+        currency override: String? = nil,
+        _ build: (String) -> Result<EcommerceEvents.Event, EcommerceEvents.Refusal>
+    ) {
+        guard let currency = override.flatMap(EcommerceEvents.currencyCode) ?? self.currency else {
+            self.joryio.warn(
+                "ecommerce.\(call): no valid currency (\(String(self.config.currency.prefix(16)))); nothing sent"
+            )
+            return
+        }
+        switch build(currency) {
+        case .failure(let refusal):
+            self.joryio.warn("ecommerce.\(call): \(refusal); nothing sent")
+        case .success(let event):
+            for note in event.notes { self.joryio.inform("ecommerce.\(call): \(note)") }
+            self.joryio.track(event.name, values: event.properties)
+        }
+    }
+}
