@@ -43,6 +43,19 @@ func readmePush(
     _ = granted
 }
 
+// The README's e-commerce sample, verbatim.
+func readmeEcommerce() {
+    let ecommerce = Joryio.shared.ecommerce(config: EcommerceConfig(currency: "USD"))
+    ecommerce.productViewed(productId: "SKU123", name: "Blue Shirt", price: 29.99)
+    ecommerce.purchase(
+        order: EcommerceOrder(
+            orderId: "ORD-1001",
+            items: [EcommerceCartItem(productId: "SKU123", name: "Blue Shirt", price: 29.99, quantity: 2)],
+            value: 59.98
+        )
+    )  // Order Completed: orderId, total, currency, items
+}
+
 // The types the public API mentions come with `import Joryio` and can be named.
 let level: LogLevel = .debug
 let consent: TrackingConsent = .pending
