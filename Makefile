@@ -227,7 +227,7 @@ check-podspec: deps
 ## (One site per module: docc does not resolve ``links`` into another module's symbols, which is
 ## why JoryioTransport.docc, full of JoryioCore links and not a product, is not built here.)
 DOCC ?= docc
-DOC_MODULES = JoryioKit Joryio JoryioTesting
+DOC_MODULES = JoryioKit Joryio JoryioTesting JoryioNotificationServiceExtension
 SYMBOL_GRAPHS = .build/docs-symbol-graphs
 docs: deps
 	$(SWIFT) package $(STRICT) dump-symbol-graph --minimum-access-level public --skip-synthesized-members \
