@@ -23,12 +23,15 @@ package protocol RichPushTimer: Sendable {
     func after(_ seconds: TimeInterval, _ action: @escaping @Sendable () -> Void)
 }
 
-/// ``RichPushTimer`` on a global dispatch queue.
+/// ``RichPushTimer`` on its own serial dispatch queue: a queue made with a label gets a thread even
+/// when the global pool is busy, so the deadline fires on time whatever else the process does.
 package struct DispatchRichPushTimer: RichPushTimer {
+    private let queue = DispatchQueue(label: "io.joryio.rich-push.deadline", qos: .userInitiated)
+
     /// The live timer.
     package init() {}
 
     package func after(_ seconds: TimeInterval, _ action: @escaping @Sendable () -> Void) {
-        DispatchQueue.global(qos: .userInitiated).asyncAfter(deadline: .now() + seconds, execute: action)
+        self.queue.asyncAfter(deadline: .now() + seconds, execute: action)
     }
 }
