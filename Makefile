@@ -204,8 +204,12 @@ check-pod-module: deps
 ## check-nse: the Notification Service Extension product depends on nothing (PKG-13, NSE-3, STORE-9):
 ## its target graph (swift package dump-package) is the one target, with no system library, linker
 ## setting or resource, and its sources import only OS frameworks. Also builds it in release and
-## reports its object size, failing above NSE_MAX_OBJECT_BYTES (docs/performance.md).
+## reports its object size, failing above NSE_MAX_OBJECT_BYTES (docs/performance.md). Last, the Apple
+## adapter JoryioNotificationService (skipped by a Linux build) is type-checked with the package's
+## flags against a stub of the UserNotifications signatures it uses (Tools/nse-stub): its shape, not
+## Apple's behaviour.
 NSE_MAX_OBJECT_BYTES ?= 1000000
+NSE_STUB = .build/nse-stub
 check-nse: deps
 	@mkdir -p .build && $(SWIFT) package dump-package > $(PACKAGE_DUMP)
 	$(SWIFT) build -c release $(STRICT) --target JoryioNotificationServiceExtension
@@ -213,6 +217,15 @@ check-nse: deps
 		--objects .build/release/JoryioNotificationServiceExtension.build --max-bytes $(NSE_MAX_OBJECT_BYTES)
 	@if command -v size >/dev/null 2>&1; then size -t .build/release/JoryioNotificationServiceExtension.build/*.o \
 		| awk 'END { print "JoryioNotificationServiceExtension: code and data (size -t: text+data+bss) " $$4 " bytes." }'; fi
+	@rm -rf $(NSE_STUB) && mkdir -p $(NSE_STUB)
+	@swiftc -frontend -compile-module-from-interface Tools/nse-stub/UserNotifications.swiftinterface \
+		-module-name UserNotifications -o $(NSE_STUB)/UserNotifications.swiftmodule
+	@swiftc -typecheck -swift-version 6 -warnings-as-errors -module-name JoryioNotificationServiceExtension \
+		-package-name joryio -I $(NSE_STUB) -enable-upcoming-feature ExistentialAny \
+		-enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature MemberImportVisibility \
+		-enable-upcoming-feature NonisolatedNonsendingByDefault \
+		$$(find Modules/NotificationServiceExtension -name '*.swift') \
+		&& echo "JoryioNotificationService type-checks against the UserNotifications stub (Tools/nse-stub)."
 
 ## check-podspec: fail when Joryio.podspec (CocoaPods from the git tag, PKG-5…PKG-9) no longer mirrors the
 ## SwiftPM products: subspecs, source folders, system libraries, the privacy manifest, deployment targets,

@@ -50,7 +50,7 @@ open class JoryioNotificationService: UNNotificationServiceExtension {
         else { return original }
         if let file = changes.attachment {
             // The system moves the file into its own store; a file it refuses leaves the original.
-            guard let attachment = try? UNNotificationAttachment(identifier: "joryio-media", url: file.url) else {
+            guard let attachment = try? UNNotificationAttachment(identifier: "joryio-media", url: file.url, options: nil) else {
                 try? FileManager.default.removeItem(at: file.url)
                 return original
             }
@@ -59,7 +59,7 @@ open class JoryioNotificationService: UNNotificationServiceExtension {
         switch changes.sound {
         case .none: break
         case .defaultSound: content.sound = .default
-        case .named(let name): content.sound = UNNotificationSound(named: UNNotificationSoundName(name))
+        case .named(let name): content.sound = UNNotificationSound(named: UNNotificationSoundName(rawValue: name))
         }
         return content
     }
