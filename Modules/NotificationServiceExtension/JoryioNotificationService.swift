@@ -50,7 +50,9 @@ open class JoryioNotificationService: UNNotificationServiceExtension {
         else { return original }
         if let file = changes.attachment {
             // The system moves the file into its own store; a file it refuses leaves the original.
-            guard let attachment = try? UNNotificationAttachment(identifier: "joryio-media", url: file.url, options: nil) else {
+            guard
+                let attachment = try? UNNotificationAttachment(identifier: "joryio-media", url: file.url, options: nil)
+            else {
                 try? FileManager.default.removeItem(at: file.url)
                 return original
             }
