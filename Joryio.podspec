@@ -30,7 +30,7 @@ Pod::Spec.new do |s|
   s.prepare_command = 'sh Tools/pod/single-module.sh Modules'
 
   s.subspec 'Core' do |ss|
-    ss.source_files = 'Modules/{Core,Storage,Transport,Delivery,Consent,Identity,Platform,Auth,Feature,Push,Kit,Joryio}/**/*.swift'
+    ss.source_files = 'Modules/{Core,Storage,Transport,Delivery,Consent,Identity,Platform,Auth,Feature,Push,InApp,Kit,Joryio}/**/*.swift'
     # The C module maps SQLite and zlib are imported through (the SDK's own libsqlite3 and libz).
     ss.preserve_paths = 'Modules/System/CJoryioSQLite', 'Modules/System/CJoryioZlib'
     ss.libraries = 'sqlite3', 'z'

@@ -69,6 +69,12 @@ let package = Package(
         // Rich push in the Notification Service Extension (issue 15). Depends on nothing: not even
         // JoryioCore, no system library (PKG-13, NSE-3, STORE-9).
         module("JoryioNotificationServiceExtension", "NotificationServiceExtension"),
+        // In-app messaging logic (issue 16): sync, triggers, caps, display accounting, as values on the seam.
+        module(
+            "JoryioInApp",
+            "InApp",
+            ["JoryioCore", "JoryioKit", "JoryioFeature", "JoryioDelivery", "JoryioConsent"]
+        ),
         // The engine's feature seam; the delivery channels are its first conformers.
         module("JoryioFeature", "Feature", ["JoryioCore", "JoryioConsent", "JoryioDelivery"]),
         // The facade class, the engine and the composition root both products share.
@@ -84,7 +90,7 @@ let package = Package(
             resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
         // The two products' top modules: each defines `Joryio.shared` with its feature catalog.
-        module("Joryio", "Joryio", ["JoryioKit", "JoryioCore", "JoryioPush", "JoryioFeature"]),
+        module("Joryio", "Joryio", ["JoryioKit", "JoryioCore", "JoryioPush", "JoryioInApp", "JoryioFeature"]),
         module("JoryioAnalytics", "Analytics", ["JoryioKit", "JoryioCore"]),
         module(
             "JoryioTesting",
@@ -191,6 +197,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "JoryioPlatformTests", dependencies: ["JoryioPlatform", "JoryioCore", "JoryioTesting"]),
+        .testTarget(
+            name: "JoryioInAppTests",
+            dependencies: ["JoryioInApp", "JoryioKit", "JoryioCore", "JoryioTesting"]
+        ),
         .testTarget(
             name: "JoryioDeliveryTests",
             dependencies: ["JoryioDelivery", "JoryioCore", "JoryioStorage", "JoryioTesting"]

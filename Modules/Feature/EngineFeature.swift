@@ -1,3 +1,5 @@
+package import JoryioDelivery
+
 /// A piece of the SDK that lives on the engine: the delivery channels today, push, in-app and
 /// e-commerce as they arrive.
 ///
@@ -34,6 +36,18 @@ package protocol EngineFeature: AnyObject, Sendable {
 
     /// Users with items still waiting here, whose SDK-auth tokens must be kept (AUTH-5).
     var usersWithPendingItems: Set<String> { get }
+
+    /// Whether this feature wants ``eventTracked(_:)``: read once when the engine is made, so the
+    /// engine decodes journaled event names only when some feature listens (in-app triggers).
+    var observesEvents: Bool { get }
+
+    /// An event passed the consent gate and was queued for sending (only when ``observesEvents``).
+    /// Events an earlier launch tracked and this one replays at start are not announced.
+    func eventTracked(_ name: String)
+
+    /// Attribute changes passed the consent gate and were queued (in-app attribute triggers and
+    /// watched attributes).
+    func attributesRecorded(_ changes: [(key: String, operation: AttributeWrite.Operation)])
 }
 
 extension EngineFeature {
@@ -53,4 +67,10 @@ extension EngineFeature {
     package func eventsDelivered() {}
     /// No users.
     package var usersWithPendingItems: Set<String> { [] }
+    /// Not listening to events.
+    package var observesEvents: Bool { false }
+    /// Ignores events.
+    package func eventTracked(_ name: String) {}
+    /// Ignores attribute changes.
+    package func attributesRecorded(_ changes: [(key: String, operation: AttributeWrite.Operation)]) {}
 }

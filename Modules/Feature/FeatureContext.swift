@@ -43,6 +43,12 @@ package struct FeatureContext: Sendable {
             _,
             _ in
         }
+    /// Attribute changes the attributes feature accepted: every feature hears of them
+    /// (``EngineFeature/attributesRecorded(_:)``).
+    package var attributesRecorded:
+        @Sendable (_ changes: [(key: String, operation: AttributeWrite.Operation)]) -> Void = {
+            _ in
+        }
     /// Every finished request reports here: `nil` for a success (BATCH-16, AUTH-9).
     package var requestFinished: @Sendable (JoryioTransportError?) -> Void
     /// Whether events wait on the device (stored or about to be).

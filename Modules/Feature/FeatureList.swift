@@ -4,9 +4,13 @@ package struct FeatureList: Sendable {
     /// The features, in the order their hooks run.
     package let all: [any EngineFeature]
 
+    /// The features that listen to events (``EngineFeature/observesEvents``).
+    package let eventObservers: [any EngineFeature]
+
     /// Wraps `features`.
     package init(_ features: [any EngineFeature]) {
         self.all = features
+        self.eventObservers = features.filter(\.observesEvents)
     }
 
     /// The first feature of type `type`, or `nil` when none is registered.

@@ -2,6 +2,7 @@ public import Foundation
 internal import JoryioCore
 internal import JoryioDelivery
 internal import JoryioFeature
+internal import JoryioInApp
 public import JoryioKit
 public import JoryioPush
 
@@ -157,6 +158,13 @@ extension FeatureCatalog {
                     )
                 },
                 setup.pushReports,
+                FeatureRegistration { context in PushNotificationHandler(context: context, platform: platform) },
+                FeatureRegistration { context in
+                    InAppFeature(
+                        context: context,
+                        settings: .init(config: setup.config.inApp, debug: setup.config.enableDebug)
+                    )
+                },
             ]
         }
     }

@@ -19,5 +19,7 @@ extension Joryio {
 extension FeatureCatalog {
     /// The `Joryio` product: the analytics features, then push over the OS's services; in-app and
     /// e-commerce join as their modules arrive (one registration line each).
+    /// The notification-center delegate is installed when an instance starts (INIT-16, PUSH-20).
     static let joryio = FeatureCatalog.joryio(push: FeatureCatalog.livePushPlatform)
+        .onInitialize { NotificationCenterDelegate.install($0) }
 }

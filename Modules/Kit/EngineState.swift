@@ -53,4 +53,7 @@ struct EngineState {
     var published: JoryioSnapshot?
     /// Whether the start job ran (pre-init entries applied, sending released).
     var started = false
+    /// The start job is storing what an earlier launch journaled: those events are not announced
+    /// to the features (``EngineFeature/eventTracked(_:)``).
+    var replaying = false
 }

@@ -9,9 +9,26 @@ package struct FeatureCatalog: Sendable {
     /// The registrations for one instance, in hook order.
     package var registrations: @Sendable (FeatureSetup) -> [FeatureRegistration]
 
+    /// Runs once an instance made its engine, on the thread that called `initialize()` (or where
+    /// the first unlock was noticed, INIT-14), outside the instance's lock: how a product attaches
+    /// to the OS what must be in place before the app finishes launching (the notification-center
+    /// delegate, INIT-16). Nothing by default.
+    package var didInitialize: @Sendable (Joryio) -> Void = { _ in }
+
     /// A catalog built from `registrations`.
     package init(_ registrations: @escaping @Sendable (FeatureSetup) -> [FeatureRegistration]) {
         self.registrations = registrations
+    }
+
+    /// This catalog, running `hook` after its own ``didInitialize``.
+    package func onInitialize(_ hook: @escaping @Sendable (Joryio) -> Void) -> FeatureCatalog {
+        var catalog = self
+        let earlier = self.didInitialize
+        catalog.didInitialize = { joryio in
+            earlier(joryio)
+            hook(joryio)
+        }
+        return catalog
     }
 
     /// Tracking, identity, consent, attributes, subscriptions and SDK auth: the three channels.
@@ -20,6 +37,8 @@ package struct FeatureCatalog: Sendable {
     /// This catalog followed by `more`.
     package func adding(_ more: @escaping @Sendable (FeatureSetup) -> [FeatureRegistration]) -> FeatureCatalog {
         let base = self.registrations
-        return FeatureCatalog { setup in base(setup) + more(setup) }
+        var catalog = FeatureCatalog { setup in base(setup) + more(setup) }
+        catalog.didInitialize = self.didInitialize
+        return catalog
     }
 }

@@ -48,6 +48,7 @@ extension JoryioEnvironment {
         environment.claimStorage = { config in Self.claimStorage(config) }
         environment.journalLinger = 0.002
         environment.journalWait = 1
+        environment.deadlines = SerialQueueScheduler(label: "io.joryio.deadlines")
         #if canImport(UIKit) && !os(watchOS)
         if let directory = try? Self.directory(nil) {
             environment.storageAvailability = FirstUnlockStorageAvailability(

@@ -51,6 +51,9 @@ public final class Joryio: Sendable {
     let state = Locked(State())
     /// What getters read: written by the engine only, plus calls it has not run yet.
     let board = SnapshotBoard()
+    /// Values a product keeps on the instance for its public properties (the in-app presenter), by
+    /// key; readable before `initialize()`.
+    package let productValues = Locked<[String: any Sendable]>([:])
 
     /// Creates an instance over an explicit environment (products, tests, benchmarks) running the
     /// features of `catalog`.
@@ -179,9 +182,11 @@ public final class Joryio: Sendable {
         // Lines are logged once the lock is released: a log sink may call the SDK.
         var warnings: [String] = []
         var refusal: String?
+        var started = false
         defer {
             refusal.map { logger.error($0) }
             warnings.forEach { logger.warning($0) }
+            if started { self.features.didInitialize(self) }
         }
         self.state.withLock { state in
             guard state.engine == nil else {
@@ -247,6 +252,7 @@ public final class Joryio: Sendable {
                 engine.start(preInit: entries, sequence: sequence, forgetStoredDecisions: forgetStored)
             }
             LifecycleObserver.observe(self)
+            started = true
         }
     }
 

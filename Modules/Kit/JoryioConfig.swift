@@ -65,6 +65,8 @@ public struct JoryioConfig: Sendable {
     public var storage: Storage
     /// Where log records go (default: standard error).
     public var logSink: any LogSink
+    /// In-app messaging (the `Joryio` product; `JoryioAnalytics` ignores it).
+    public var inApp: InAppConfig
 
     /// Creates a configuration; every parameter has the documented default.
     public init(
@@ -88,7 +90,8 @@ public struct JoryioConfig: Sendable {
         enableDebug: Bool = false,
         logLevel: LogLevel? = nil,
         storage: Storage = .sqlite(),
-        logSink: any LogSink = StandardErrorLogSink()
+        logSink: any LogSink = StandardErrorLogSink(),
+        inApp: InAppConfig = InAppConfig()
     ) {
         self.userId = userId
         self.anonymousId = anonymousId
@@ -111,6 +114,7 @@ public struct JoryioConfig: Sendable {
         self.logLevel = logLevel
         self.storage = storage
         self.logSink = logSink
+        self.inApp = inApp
     }
 
     /// The log level in effect (LOG-2).

@@ -50,6 +50,9 @@ extension JoryioEngine {
             eventsSent: { error in reference.engine?.eventsSent(error) }
         )
         context.deviceId = { reference.engine?.state.value.identity.deviceId }
+        context.attributesRecorded = { changes in
+            reference.engine?.features.each { $0.attributesRecorded(changes) }
+        }
         context.recordAttributes = { changes, timestamp in
             reference.engine?.features.first(AttributesFeature.self)?.record(changes, timestamp: timestamp)
         }

@@ -2,6 +2,7 @@ package import Foundation
 internal import JoryioConsent
 internal import JoryioCore
 internal import JoryioDelivery
+internal import JoryioFeature
 internal import JoryioIdentity
 internal import JoryioStorage
 
@@ -35,6 +36,15 @@ extension JoryioEngine {
             userId: identity.userId
         )
         self.enqueue(event, encodedProperties: encodedProperties, session: .touch, deviceId: identity.deviceId)
+        self.announce(name)
+    }
+
+    /// Tells the features that listen to events (in-app triggers) that `name` was queued.
+    func announce(_ name: @autoclosure () -> String) {
+        let observers = self.features.eventObservers
+        guard !observers.isEmpty, !self.state.value.replaying else { return }
+        let name = name()
+        for feature in observers { feature.eventTracked(name) }
     }
 
     /// Whether the consent gate lets events through now; when not, logs (at debug, so `name` is
@@ -95,6 +105,7 @@ extension JoryioEngine {
             }
         }
         self.enqueue(event, encodedProperties: encoded, session: session, deviceId: identity.deviceId)
+        self.announce(event.name)
     }
 
     /// Encodes a valid event into its stored form and queues it for the next group commit.

@@ -80,12 +80,15 @@ extension JoryioEngine {
                 deviceId: identity.deviceId
             )
         )
+        self.announce(call.nameString)
     }
 
     /// At start: the records an earlier launch appended and did not store, in their order.
     func replayJournal() {
         guard let journal = self.journal, journal.recoveredCount > 0 else { return }
+        self.state.value.replaying = true
         self.drainJournal()
+        self.state.value.replaying = false
         self.logger.info(
             "replayed \(journal.recoveredCount) events an earlier launch tracked but had not stored yet"
         )

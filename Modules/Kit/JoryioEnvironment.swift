@@ -123,6 +123,9 @@ package struct JoryioEnvironment: Sendable {
     /// this process or another, per storage directory (issue 13). The default owns nothing and
     /// refuses nothing (tests on in-memory stores); the live one locks `joryio.lock` there.
     package var claimStorage: @Sendable (JoryioConfig) -> StorageClaim = { _ in .owned([]) }
+    /// Where deadlines that must fire while the engine is busy run (the background-notification
+    /// budget, PUSH-24): a queue of its own live; `nil` uses ``scheduler`` (virtual time in tests).
+    package var deadlines: (any Scheduler)?
 
     /// Creates an environment.
     package init(

@@ -176,8 +176,8 @@ package struct PushDecision: Sendable, Equatable {
     }
 }
 
-/// How a universal link's `NSUserActivity` reached the app.
-package enum UniversalLinkDelivery: Sendable, Equatable {
+/// How a universal link's `NSUserActivity` reached the app (``PushPlatform/continueUserActivity(webpageURL:)``).
+public enum UniversalLinkDelivery: Sendable, Equatable {
     /// Through the active scene's delegate `scene(_:continue:)` (returns nothing).
     case scene
     /// Through `application(_:continue:restorationHandler:)`, which answered `handled`.

@@ -46,12 +46,21 @@ public protocol PushPlatform: Sendable {
     /// Sets the app icon's badge (`0` clears it).
     func setBadgeCount(_ count: Int)
 
-    /// Opens `url` (a custom-scheme deep link, or the fallback for a universal link).
+    /// Runs `work` on the main thread once the app is active: soon when it is active now, else when
+    /// it next becomes active (a cold start from a tap: once the UI is ready). Links from a push are
+    /// followed inside it (DEEPLINK-7), so ``open(_:)`` and ``continueUserActivity(webpageURL:)``
+    /// are called from `work`. The fake runs it at once while its app is active.
+    func whenActive(_ work: @escaping @Sendable () -> Void)
+
+    /// Opens `url` (a custom-scheme deep link, or the fallback for a universal link). Called on the
+    /// main thread, from ``whenActive(_:)``.
     func open(_ url: URL)
 
-    /// Delivers an `https://` link as a browsing-web `NSUserActivity` to the scene or app delegate
-    /// (ULINK-7); `false` when nobody handled it, so the caller opens the URL instead (ULINK-8).
-    func continueUserActivity(webpageURL url: URL) -> Bool
+    /// Delivers an `https://` link as a browsing-web `NSUserActivity` to the active scene's delegate
+    /// or the app delegate (ULINK-7), and says how it went, so the caller opens the URL when it was
+    /// not handled (ULINK-8, `PushDecision.openAfterUniversalLink`). Called on the main thread,
+    /// from ``whenActive(_:)``.
+    func continueUserActivity(webpageURL url: URL) -> UniversalLinkDelivery
 }
 
 extension PushPlatform {
@@ -93,9 +102,12 @@ public struct NoPushPlatform: PushPlatform {
     /// Does nothing.
     public func setBadgeCount(_ count: Int) {}
 
+    /// Runs `work` at once: there is no app state to wait for.
+    public func whenActive(_ work: @escaping @Sendable () -> Void) { work() }
+
     /// Does nothing.
     public func open(_ url: URL) {}
 
-    /// Never handled.
-    public func continueUserActivity(webpageURL url: URL) -> Bool { false }
+    /// Nobody to deliver to.
+    public func continueUserActivity(webpageURL url: URL) -> UniversalLinkDelivery { .noHandler }
 }

@@ -57,6 +57,8 @@ package final class PushRegistrationSender: Sendable {
         var retry = RetryState()
         /// The last failure was the server refusing the SDK-auth token: a new token retries at once.
         var heldForToken = false
+        /// A newer token had arrived by the time the 401 came back: the retry goes at once.
+        var retryNow = false
     }
 
     private let builder: DurableRequestBuilder
@@ -154,13 +156,20 @@ package final class PushRegistrationSender: Sendable {
     /// before `Retry-After`), unless the streak reached ``Settings/maxRetries``.
     package func backOff(retryAfter: TimeInterval?, onDue: @escaping @Sendable () -> Void) {
         let now = self.dependencies.clock.now()
-        let (failures, due) = self.state.withLock { state in
-            state.retry.recordFailure(
+        let (failures, due, retryNow) = self.state.withLock { state in
+            let (failures, due) = state.retry.recordFailure(
                 policy: self.settings.backoff,
                 jitter: self.dependencies.jitter.next(),
                 retryAfter: retryAfter,
                 now: now
             )
+            defer { state.retryNow = false }
+            return (failures, due, state.retryNow)
+        }
+        if retryNow {
+            // The 401 was for a token already replaced: the new one goes now (counted, DURABLE-8).
+            self.dependencies.scheduler.enqueue(onDue)
+            return
         }
         guard failures <= self.settings.maxRetries else {
             self.dependencies.logger.info(
@@ -246,7 +255,10 @@ package final class PushRegistrationSender: Sendable {
                 message: "\(name) failed: the server rejected the SDK-auth token",
                 unauthorized: true
             )
-            self.state.withLock { $0.heldForToken = !tokenArrived }
+            self.state.withLock { state in
+                state.heldForToken = !tokenArrived
+                state.retryNow = tokenArrived
+            }
             return outcome
         }
     }

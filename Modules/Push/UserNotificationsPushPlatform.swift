@@ -1,5 +1,6 @@
 #if canImport(UserNotifications) && canImport(UIKit) && !os(watchOS)
 public import Foundation
+internal import JoryioCore
 import UIKit
 import UserNotifications
 
@@ -51,33 +52,61 @@ public struct UserNotificationsPushPlatform: PushPlatform {
         }
     }
 
-    /// `UIApplication.open(_:)` on the main thread.
-    public func open(_ url: URL) {
-        DispatchQueue.main.async { UIApplication.shared.open(url) }
+    /// `work` on the main queue when the application is active, else at its next
+    /// `didBecomeActiveNotification` (once; the observer is removed before `work` runs).
+    public func whenActive(_ work: @escaping @Sendable () -> Void) {
+        DispatchQueue.main.async {
+            if UIApplication.shared.applicationState == .active {
+                work()
+                return
+            }
+            let observer = Locked<(any NSObjectProtocol)?>(nil)
+            let token = NotificationCenter.default.addObserver(
+                forName: UIApplication.didBecomeActiveNotification,
+                object: nil,
+                queue: .main
+            ) { _ in
+                let registered = observer.withLock { value -> (any NSObjectProtocol)? in
+                    defer { value = nil }
+                    return value
+                }
+                guard let registered else { return }
+                NotificationCenter.default.removeObserver(registered)
+                work()
+            }
+            observer.withLock { $0 = token }
+        }
     }
 
-    /// A browsing-web `NSUserActivity` to the first scene delegate that implements
-    /// `scene(_:continue:)`, else the app delegate's `application(_:continue:restorationHandler:)`;
-    /// `false` when neither does (the caller then opens the URL, ULINK-8). Call on the main thread.
-    public func continueUserActivity(webpageURL url: URL) -> Bool {
+    /// `UIApplication.open(_:)`; called on the main thread (from ``whenActive(_:)``).
+    public func open(_ url: URL) {
+        MainActor.assumeIsolated { UIApplication.shared.open(url) }
+    }
+
+    /// A browsing-web `NSUserActivity` to the delegate of the foreground-active scene (else the
+    /// first connected scene) when it implements `scene(_:continue:)`, else to the app delegate's
+    /// `application(_:continue:restorationHandler:)`; `.noHandler` when neither implements it.
+    /// Called on the main thread (from ``whenActive(_:)``).
+    public func continueUserActivity(webpageURL url: URL) -> UniversalLinkDelivery {
         MainActor.assumeIsolated {
             let activity = NSUserActivity(activityType: NSUserActivityTypeBrowsingWeb)
             activity.webpageURL = url
             let application = UIApplication.shared
-            for scene in application.connectedScenes {
-                if let delegate = scene.delegate as? UIWindowSceneDelegate,
-                    delegate.responds(to: #selector(UISceneDelegate.scene(_:continue:)))
-                {
-                    delegate.scene?(scene, continue: activity)
-                    return true
-                }
+            let scenes = application.connectedScenes
+            let scene = scenes.first { $0.activationState == .foregroundActive } ?? scenes.first
+            if let scene, let delegate = scene.delegate,
+                delegate.responds(to: #selector(UISceneDelegate.scene(_:continue:)))
+            {
+                delegate.scene?(scene, continue: activity)
+                return .scene
             }
             if let delegate = application.delegate,
                 delegate.responds(to: #selector(UIApplicationDelegate.application(_:continue:restorationHandler:)))
             {
-                return delegate.application?(application, continue: activity, restorationHandler: { _ in }) ?? false
+                let handled = delegate.application?(application, continue: activity, restorationHandler: { _ in })
+                return .appDelegate(handled: handled ?? false)
             }
-            return false
+            return .noHandler
         }
     }
 }

@@ -2,8 +2,9 @@ public import Foundation
 internal import JoryioCore
 public import JoryioPush
 
-/// A scriptable `PushPlatform` for tests: set the authorization and what a request answers, then
-/// assert on what the SDK asked the OS to do, in order.
+/// A scriptable `PushPlatform` for tests: set the authorization, what a request answers, whether
+/// the app is active and how a universal link is delivered, then assert on what the SDK asked the
+/// OS to do, in order.
 public final class FakePushPlatform: PushPlatform {
     /// One thing the SDK asked the OS for.
     public enum Call: Equatable, Sendable {
@@ -18,7 +19,9 @@ public final class FakePushPlatform: PushPlatform {
     private struct State {
         var authorization: PushAuthorization
         var grantsRequest: Bool
-        var handlesUserActivity: Bool
+        var universalLinks: UniversalLinkDelivery
+        var isActive: Bool
+        var waiting: [@Sendable () -> Void] = []
         var calls: [Call] = []
     }
 
@@ -26,18 +29,65 @@ public final class FakePushPlatform: PushPlatform {
 
     /// A device whose authorization is `authorization`; a request grants when `grantsRequest`
     /// (and then turns the authorization to `.authorized`, or `.provisional` for a quiet request).
+    /// A universal link is delivered as `universalLinks` says; the app is active when `isActive`.
     public init(
         authorization: PushAuthorization = .notDetermined,
         grantsRequest: Bool = true,
-        handlesUserActivity: Bool = true
+        universalLinks: UniversalLinkDelivery = .scene,
+        isActive: Bool = true
     ) {
         self.state = Locked(
-            State(authorization: authorization, grantsRequest: grantsRequest, handlesUserActivity: handlesUserActivity)
+            State(
+                authorization: authorization,
+                grantsRequest: grantsRequest,
+                universalLinks: universalLinks,
+                isActive: isActive
+            )
         )
     }
 
     /// What the SDK asked for so far, oldest first.
     public var calls: [Call] { self.state.withLock { $0.calls } }
+
+    /// ``calls`` without the requests for a device token the SDK makes at every start (PUSH-2):
+    /// what it did in answer to notifications and calls.
+    public var actions: [Call] { self.calls.filter { $0 != .registerForRemoteNotifications } }
+
+    /// How the next universal link is delivered.
+    public var universalLinks: UniversalLinkDelivery {
+        get { self.state.withLock { $0.universalLinks } }
+        set { self.state.withLock { $0.universalLinks = newValue } }
+    }
+
+    /// Whether the app is active; while it is not, ``whenActive(_:)`` keeps its work.
+    public var isActive: Bool { self.state.withLock { $0.isActive } }
+
+    /// How many ``whenActive(_:)`` works wait for the app to become active.
+    public var waitingForActive: Int { self.state.withLock { $0.waiting.count } }
+
+    /// The app leaves the active state (a cold start has not reached it yet).
+    public func resignActive() {
+        self.state.withLock { $0.isActive = false }
+    }
+
+    /// The app becomes active: the works that waited run, oldest first, on the calling thread.
+    public func becomeActive() {
+        let waiting = self.state.withLock { state -> [@Sendable () -> Void] in
+            state.isActive = true
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for work in waiting { work() }
+    }
+
+    /// Runs `work` at once while the app is active, else keeps it for ``becomeActive()``.
+    public func whenActive(_ work: @escaping @Sendable () -> Void) {
+        let now = self.state.withLock { state -> Bool in
+            if !state.isActive { state.waiting.append(work) }
+            return state.isActive
+        }
+        if now { work() }
+    }
 
     /// The authorization the next status query answers (the user changed it in Settings).
     public var authorization: PushAuthorization {
@@ -82,10 +132,10 @@ public final class FakePushPlatform: PushPlatform {
     }
 
     /// Records the call; answers as scripted.
-    public func continueUserActivity(webpageURL url: URL) -> Bool {
+    public func continueUserActivity(webpageURL url: URL) -> UniversalLinkDelivery {
         self.state.withLock { state in
             state.calls.append(.continueUserActivity(url))
-            return state.handlesUserActivity
+            return state.universalLinks
         }
     }
 }

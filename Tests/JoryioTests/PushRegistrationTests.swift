@@ -167,6 +167,64 @@ import Testing
         #expect(Self.pushRequests(transport.requests).count == 2)
     }
 
+    @Test(
+        "AUTH-9: a current user's registration refused with 401 is answered isUnauthorized, and a new token sends it again at once"
+    )
+    func unauthorizedThenNewToken() throws {
+        let unauthorized = Locked(true)
+        let transport = RespondingTransport { [unauthorized] request in
+            guard request.url.path.contains("/v1/push/"), unauthorized.value else { return .success(.ok) }
+            return .success(.json(401, #"{"success":false,"error":"unauthorized","reason":"expired"}"#))
+        }
+        let sdk = self.sdk(transport)
+        let answers = Answers()
+        sdk.start(config: JoryioConfig(enableSdkAuthentication: true))
+        sdk.joryio.setSdkAuthenticationToken(testJWT(sub: "alice"))
+        sdk.joryio.identify("alice")
+        sdk.scheduler.runUntilIdle()
+        sdk.joryio.registerPushToken(Self.token, onResult: answers.record)
+        sdk.scheduler.runUntilIdle()
+        try #require(answers.all.count == 1)
+        #expect(answers.all[0].success == false)
+        #expect(answers.all[0].isUnauthorized)
+        #expect(answers.all[0].isRetryable)
+
+        unauthorized.withLock { $0 = false }
+        let fresh = testJWT(sub: "alice", tag: "fresh")
+        sdk.joryio.setSdkAuthenticationToken(fresh)
+        sdk.scheduler.runUntilIdle()
+        let registers = transport.requests.filter { $0.url.path.hasSuffix("/v1/push/register") }
+        #expect(registers.count == 2, "sent again with the new token, without waiting for the backoff")
+        #expect(registers.last?.header("Authorization") == "Bearer " + fresh)
+        #expect(registers.first?.json?["writeId"] == registers.last?.json?["writeId"])
+    }
+
+    @Test("DURABLE-15: a departed user's registration refused with 401 is dropped; the current user's goes")
+    func departedUsersRegistrationDropped() {
+        let transport = RespondingTransport { request in
+            guard request.url.path.contains("/v1/push/") else { return .success(.ok) }
+            return request.json?["userId"]?.stringValue == "alice"
+                ? .success(.json(401, #"{"success":false,"error":"unauthorized","reason":"expired"}"#))
+                : .success(.ok)
+        }
+        let sdk = self.sdk(transport)
+        let answers = Answers()
+        sdk.start(config: JoryioConfig(enableSdkAuthentication: true))
+        sdk.joryio.setSdkAuthenticationToken(testJWT(sub: "alice"))
+        sdk.joryio.identify("alice")
+        sdk.scheduler.runUntilIdle()
+        // Alice's registration is on the wire when the app switches to bob.
+        sdk.joryio.registerPushToken(Self.token, onResult: answers.record)
+        sdk.joryio.identify("bob")
+        sdk.joryio.setSdkAuthenticationToken(testJWT(sub: "bob"))
+        sdk.advance(to: 600)
+        let users = transport.requests.filter { $0.url.path.hasSuffix("/v1/push/register") }
+            .compactMap { $0.json?["userId"]?.stringValue }
+        #expect(users == ["alice", "bob"], "alice's is not retried; bob's goes")
+        #expect(sdk.messages(at: .error).contains { $0.contains("no longer current dropped") })
+        #expect(answers.all.count == 1)
+    }
+
     @Test("PUSH-10: a malformed token is answered at once, before initialize() too, with the reason logged")
     func malformedTokens() {
         let transport = RespondingTransport()
@@ -184,6 +242,23 @@ import Testing
         #expect(Self.pushRequests(transport.requests).isEmpty)
         #expect(sdk.messages(at: .warning).filter { $0.hasPrefix("registerPushToken:") }.count == 3)
         #expect(sdk.joryio.getDeviceToken() == nil)
+    }
+
+    @Test("PUSH-7: device tokens iOS never gives (empty, 1 MB, 31 bytes) are logged and ignored; the stored one stays")
+    func hostileDeviceTokens() {
+        let transport = RespondingTransport()
+        let sdk = self.sdk(transport)
+        sdk.start()
+        sdk.joryio.didRegisterForRemoteNotifications(deviceToken: Self.tokenBytes)
+        for data in [Data(), Data(repeating: 0xff, count: 1 << 20), Data(repeating: 1, count: 31)] {
+            sdk.joryio.didRegisterForRemoteNotifications(deviceToken: data)
+        }
+        sdk.scheduler.runUntilIdle()
+        #expect(sdk.joryio.getDeviceToken() == Self.token)
+        #expect(Self.summary(transport.requests) == ["register abab"])
+        let errors = sdk.messages(at: .error).filter { $0.hasPrefix("didRegisterForRemoteNotifications:") }
+        #expect(errors.count == 3)
+        #expect(errors.allSatisfy { $0.count < 300 }, "a reason, never the token")
     }
 
     @Test("PUSH-14 / INIT-13: a refused SDK key answers registerPushToken at once, also for calls made before")

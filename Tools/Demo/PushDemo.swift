@@ -35,9 +35,16 @@ func pushDemo(sandbox: SandboxServer, sdkKey: String) throws {
     let registered = try waitFor("registerPushToken answers") { answer.value }
     say("   registerPushToken(the APNs token) answered once: \(registered)")
 
-    say("   a notification with trackingId trk_demo_1 is shown, then tapped")
-    app.reportPushDelivered("trk_demo_1")
-    app.trackPushClick(trackingId: "trk_demo_1")
+    say("   a Joryio push arrives in the background (didReceiveRemoteNotification), then is tapped")
+    let payload: [AnyHashable: Any] = [
+        "aps": ["alert": ["title": "Back in stock", "body": "Your size is available"], "sound": "chime.caf"],
+        "joryio": ["trackingId": "trk_demo_1", "url": "myapp://product/42"],
+    ]
+    let completion = Locked<String?>(nil)
+    app.didReceiveRemoteNotification(payload) { result in completion.withLock { $0 = "\(result)" } }
+    let fetchResult = try waitFor("the completion handler is called") { completion.value }
+    say("   completion handler called once: \(fetchResult)")
+    app.trackPushClick(trackingId: "trk_demo_1")  // the app handles taps itself here
     let reports = try waitFor("the receipt and the click arrive") { () -> (Int, Int)? in
         guard let reports = try? sandbox.pushReports(trackingId: "trk_demo_1"),
             !reports.receipts.isEmpty, !reports.clicks.isEmpty

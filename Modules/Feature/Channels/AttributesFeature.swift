@@ -40,6 +40,7 @@ package final class AttributesFeature: EngineFeature {
             )
         }
         self.channel.enqueue(writes)
+        self.context.attributesRecorded(changes)
     }
 
     // MARK: - EngineFeature

@@ -34,7 +34,8 @@ struct TestSDK {
         features: FeatureCatalog = .analytics,
         storageAvailability: any StorageAvailability = AlwaysAvailableStorage(),
         claimsStorage: Bool = false,
-        journalLinger: TimeInterval = 0
+        journalLinger: TimeInterval = 0,
+        deadlines: ManualScheduler? = nil
     ) {
         self.scheduler = scheduler
         self.origin = scheduler.now()
@@ -68,6 +69,8 @@ struct TestSDK {
         )
         environment.storageAvailability = storageAvailability
         environment.journalLinger = journalLinger
+        // Deadlines apart from the engine (a busy engine): their own virtual time.
+        environment.deadlines = deadlines
         if claimsStorage {
             // The live rule: one instance per storage directory (most tests restart by making a
             // second instance while the first is still alive, so they leave it off).

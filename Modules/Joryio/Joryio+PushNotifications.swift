@@ -1,0 +1,148 @@
+public import Foundation
+internal import JoryioCore
+internal import JoryioFeature
+public import JoryioKit
+package import JoryioPush
+
+#if canImport(UIKit) && !os(watchOS)
+public import UIKit
+#endif
+
+/// Notifications that reach the app (issue 14, parts 5 and 6): `didReceiveRemoteNotification`, the
+/// notification-center delegate's entry points, and the app's link handler. What to do with a
+/// payload is decided by `PushDecision` and carried out on the engine by `PushNotificationHandler`.
+extension Joryio {
+    #if canImport(UIKit) && !os(watchOS)
+    /// What `didReceiveRemoteNotification(_:completionHandler:)` completes with: UIKit's own type.
+    public typealias BackgroundFetchResult = UIBackgroundFetchResult
+    #else
+    /// What `didReceiveRemoteNotification(_:completionHandler:)` completes with, where UIKit's
+    /// `UIBackgroundFetchResult` does not exist (same cases).
+    public enum BackgroundFetchResult: Sendable, Equatable {
+        /// New data was fetched.
+        case newData
+        /// Nothing new.
+        case noData
+        /// Fetching failed.
+        case failed
+    }
+    #endif
+
+    /// The longest `didReceiveRemoteNotification` waits before it completes a Joryio payload with
+    /// `.noData` anyway (PUSH-24): well inside the system's 30 seconds, whether the engine is busy,
+    /// the sync slow, or the SDK not initialized yet (GAP-37).
+    package static let remoteNotificationBudget: TimeInterval = 20
+
+    /// Forwards a remote notification from your app delegate's
+    /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)` (MISC-2).
+    ///
+    /// `completionHandler` is called exactly once (PUSH-24): at once with `.noData` for a
+    /// notification that is not Joryio's (no `joryio` key); for Joryio's, after its delivery receipt
+    /// is recorded and, for a silent sync push, the in-app sync finished (its outcome), and never
+    /// later than 20 seconds, even before `initialize()` (the notification is then handled when the
+    /// SDK starts). On Apple platforms it is called on the main thread.
+    public func didReceiveRemoteNotification(
+        _ userInfo: [AnyHashable: Any],
+        completionHandler: @escaping @Sendable (BackgroundFetchResult) -> Void
+    ) {
+        let completion = CompletionOnce(completionHandler)
+        guard let payload = PushPayload(userInfo: userInfo), payload.isJoryio else {
+            completion.complete(.noData)
+            return
+        }
+        let timestamp = self.currentTime
+        let deadline = self.scheduleDeadline(after: Self.remoteNotificationBudget) { completion.complete(.noData) }
+        self.submit(toFeatures: { features in
+            guard let handler = features.first(PushNotificationHandler.self) else {
+                deadline.cancel()
+                completion.complete(.noData)
+                return
+            }
+            handler.handle(
+                payload,
+                arrival: .remoteNotification,
+                appIsActive: false,
+                receivedAt: timestamp,
+                services: PushServices(features: features)
+            ) { outcome in
+                deadline.cancel()
+                completion.complete(outcome)
+            }
+        })
+    }
+
+    /// Lets the app see every link of a tapped Joryio notification before the SDK follows it
+    /// (DEEPLINK-6): `handler` gets the URL on the main thread once the app is active and returns
+    /// `true` when it handled it, so the SDK does nothing more; `false` lets the SDK open it (a
+    /// custom scheme) or deliver it as a universal link (`https`). `nil` removes the handler. Set
+    /// before `initialize()`, it is installed when the SDK starts, before any notification is handled.
+    public func setLinkHandler(_ handler: (@Sendable (URL) -> Bool)?) {
+        self.submit(to: PushNotificationHandler.self) { $0.linkHandler = handler }
+    }
+
+    /// A notification about to be presented in the foreground (`willPresent`): `nil` when it is not
+    /// Joryio's, for the caller to forward unchanged (PUSH-22); otherwise how to present it, and its
+    /// receipt and sync are handed to the engine (PUSH-21, PUSH-27).
+    package func notificationWillPresent(_ payload: PushPayload?) -> PushPresentation? {
+        guard let payload, payload.isJoryio else { return nil }
+        let decision = PushDecision.decide(payload, PushContext(arrival: .willPresent, appIsActive: true))
+        self.handleOnEngine(payload, arrival: .willPresent, appIsActive: true)
+        return decision.presentation
+    }
+
+    /// The person acted on a notification (`didReceive`): `false` when it is not Joryio's, for the
+    /// caller to forward unchanged (PUSH-22); otherwise the click, link and sync are handed to the
+    /// engine (PUSH-21, PUSH-26, DEEPLINK-5). `appIsActive` is the application's state now (a cold
+    /// start from the tap is not active yet: the link waits, DEEPLINK-7).
+    package func notificationResponse(
+        _ payload: PushPayload?,
+        action: PushResponseAction,
+        appIsActive: Bool
+    ) -> Bool {
+        guard let payload, payload.isJoryio else { return false }
+        self.handleOnEngine(payload, arrival: .response(action: action), appIsActive: appIsActive)
+        return true
+    }
+
+    private func handleOnEngine(_ payload: PushPayload, arrival: PushArrival, appIsActive: Bool) {
+        let timestamp = self.currentTime
+        self.submit(toFeatures: { features in
+            features.first(PushNotificationHandler.self)?.handle(
+                payload,
+                arrival: arrival,
+                appIsActive: appIsActive,
+                receivedAt: timestamp,
+                services: PushServices(features: features)
+            )
+        })
+    }
+}
+
+/// A completion handler called at most once, whoever asks first (the handling or the budget); on
+/// Apple platforms on the main thread.
+private final class CompletionOnce: Sendable {
+    private let handler: Locked<(@Sendable (Joryio.BackgroundFetchResult) -> Void)?>
+
+    init(_ handler: @escaping @Sendable (Joryio.BackgroundFetchResult) -> Void) {
+        self.handler = Locked(handler)
+    }
+
+    func complete(_ outcome: PushSyncOutcome) {
+        let handler = self.handler.withLock { handler in
+            defer { handler = nil }
+            return handler
+        }
+        guard let handler else { return }
+        let result: Joryio.BackgroundFetchResult =
+            switch outcome {
+            case .newData: .newData
+            case .noData: .noData
+            case .failed: .failed
+            }
+        #if canImport(UIKit) && !os(watchOS)
+        DispatchQueue.main.async { handler(result) }
+        #else
+        handler(result)
+        #endif
+    }
+}
