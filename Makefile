@@ -24,8 +24,9 @@ deps:
 build: deps
 	$(SWIFT) build --build-tests $(STRICT)
 
-## test: the sandbox backend's own tests, then both lanes of Swift tests over one build.
-test: deps test-sandbox build test-unit test-sandbox-swift
+## test: the sandbox backend's own tests, then both lanes of Swift tests over one build, and the proof
+## that the Notification Service Extension product depends on nothing (check-nse, about 10 s).
+test: deps test-sandbox build test-unit test-sandbox-swift check-nse
 
 ## test-sandbox: the Python sandbox backend's own tests.
 test-sandbox:
