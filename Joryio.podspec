@@ -7,9 +7,8 @@
 # auth, no UI (PKG-7). Every subspec compiles into the one module `Joryio` (PKG-9).
 #
 # Kept in step with Package.swift by `make check-podspec` (joryio-tools check-podspec), which CI runs:
-# no pod tooling runs here. The `UI` and `NotificationServiceExtension` subspecs (PKG-7) are
-# placeholders until the JoryioUI (issue 17) and JoryioNotificationServiceExtension (issue 15)
-# products bring their sources; the check fails once such a product, or any new Modules/ folder,
+# no pod tooling runs here. The `UI` subspec (PKG-7) is a placeholder until the JoryioUI product
+# (issue 17) brings its sources; the check fails once such a product, or any new Modules/ folder,
 # exists without its subspec holding it. JoryioAnalytics and
 # JoryioTesting are SwiftPM-only (docs/decisions.md, "Packaging and toolchain (issue 13)").
 Pod::Spec.new do |s|
@@ -49,8 +48,13 @@ Pod::Spec.new do |s|
     ss.dependency 'Joryio/Core'
   end
 
-  # PKG-7: only in the Notification Service Extension target's block; it never pulls in Core
-  # (PKG-13). Its sources join with the JoryioNotificationServiceExtension product (issue 15).
+  # PKG-7: only in the Notification Service Extension target's block (and a Notification Content
+  # Extension's, for JoryioNotificationContent); it never pulls in Core (PKG-13, NSE-3): no
+  # dependency, no library, no resource. Apps `import Joryio` there (GAP-67).
   s.subspec 'NotificationServiceExtension' do |ss|
+    ss.source_files = 'Modules/NotificationServiceExtension/**/*.swift'
+    ss.pod_target_xcconfig = {
+      'OTHER_SWIFT_FLAGS' => '$(inherited) -package-name joryio -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature MemberImportVisibility -enable-upcoming-feature NonisolatedNonsendingByDefault'
+    }
   end
 end

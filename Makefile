@@ -11,7 +11,7 @@ export NO_PROXY := 127.0.0.1,localhost,::1
 export no_proxy := 127.0.0.1,localhost,::1
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: consumer deps build test test-swift test-unit test-sandbox-swift test-sandbox test-crash test-tsan demo bench fuzz fuzz-build fuzz-smoke fuzz-replay lint format generate check-generated check-rules check-required-reason check-podspec check-pod-module docs clean
+.PHONY: consumer deps build test test-swift test-unit test-sandbox-swift test-sandbox test-crash test-tsan demo bench fuzz fuzz-build fuzz-smoke fuzz-replay lint format generate check-generated check-rules check-required-reason check-podspec check-pod-module check-nse docs clean
 
 ## deps: install the system libraries the package links (sqlite3, libcurl, zlib) when missing.
 deps:
@@ -24,8 +24,9 @@ deps:
 build: deps
 	$(SWIFT) build --build-tests $(STRICT)
 
-## test: the sandbox backend's own tests, then both lanes of Swift tests over one build.
-test: deps test-sandbox build test-unit test-sandbox-swift
+## test: the sandbox backend's own tests, then both lanes of Swift tests over one build, and the proof
+## that the Notification Service Extension product depends on nothing (check-nse, about 10 s).
+test: deps test-sandbox build test-unit test-sandbox-swift check-nse
 
 ## test-sandbox: the Python sandbox backend's own tests.
 test-sandbox:
@@ -182,7 +183,13 @@ check-required-reason: deps
 ## check-pod-module: the CocoaPods pod is one module (PKG-9): copy its sources, rewrite them as the
 ## podspec's prepare_command does (Tools/pod/single-module.sh), and type-check them as the single
 ## module `Joryio` with the package's language mode and flags (Apple-only `#if` code is not seen here).
-POD_FOLDERS = Core Storage Transport Delivery Consent Identity Platform Auth Feature Push InApp Ecommerce Kit Joryio
+## The NotificationServiceExtension subspec is its own pod target in the extension (no Core): its folder
+## is type-checked alone as `Joryio` too, and with the others (an app may install both in one target).
+POD_FOLDERS = Core Storage Transport Delivery Consent Identity Platform Auth Feature Push InApp Ecommerce Kit Joryio \
+	NotificationServiceExtension
+POD_SWIFTC = swiftc -typecheck -swift-version 6 -warnings-as-errors -module-name Joryio -package-name joryio \
+	-enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault \
+	-enable-upcoming-feature MemberImportVisibility -enable-upcoming-feature NonisolatedNonsendingByDefault
 check-pod-module: deps
 	@rm -rf .build/pod-module && mkdir -p .build/pod-module && cp -R Modules .build/pod-module/
 	@sh Tools/pod/single-module.sh .build/pod-module/Modules
@@ -192,6 +199,34 @@ check-pod-module: deps
 		-enable-upcoming-feature MemberImportVisibility -enable-upcoming-feature NonisolatedNonsendingByDefault \
 		$$(for folder in $(POD_FOLDERS); do find Modules/$$folder -name '*.swift'; done) \
 		&& echo "The pod's sources type-check as the one module Joryio."
+	@cd .build/pod-module && $(POD_SWIFTC) $$(find Modules/NotificationServiceExtension -name '*.swift') \
+		&& echo "The NotificationServiceExtension subspec type-checks alone as the module Joryio."
+
+## check-nse: the Notification Service Extension product depends on nothing (PKG-13, NSE-3, STORE-9):
+## its target graph (swift package dump-package) is the one target, with no system library, linker
+## setting or resource, and its sources import only OS frameworks. Also builds it in release and
+## reports its object size, failing above NSE_MAX_OBJECT_BYTES (docs/performance.md). Last, the Apple
+## adapter JoryioNotificationService (skipped by a Linux build) is type-checked with the package's
+## flags against a stub of the UserNotifications signatures it uses (Tools/nse-stub): its shape, not
+## Apple's behaviour.
+NSE_MAX_OBJECT_BYTES ?= 1000000
+NSE_STUB = .build/nse-stub
+check-nse: deps
+	@mkdir -p .build && $(SWIFT) package dump-package > $(PACKAGE_DUMP)
+	$(SWIFT) build -c release $(STRICT) --target JoryioNotificationServiceExtension
+	$(SWIFT) run $(STRICT) joryio-tools check-nse --root . --package-json $(PACKAGE_DUMP) \
+		--objects .build/release/JoryioNotificationServiceExtension.build --max-bytes $(NSE_MAX_OBJECT_BYTES)
+	@if command -v size >/dev/null 2>&1; then size -t .build/release/JoryioNotificationServiceExtension.build/*.o \
+		| awk 'END { print "JoryioNotificationServiceExtension: code and data (size -t: text+data+bss) " $$4 " bytes." }'; fi
+	@rm -rf $(NSE_STUB) && mkdir -p $(NSE_STUB)
+	@swiftc -frontend -compile-module-from-interface Tools/nse-stub/UserNotifications.swiftinterface \
+		-module-name UserNotifications -o $(NSE_STUB)/UserNotifications.swiftmodule
+	@swiftc -typecheck -swift-version 6 -warnings-as-errors -module-name JoryioNotificationServiceExtension \
+		-package-name joryio -I $(NSE_STUB) -enable-upcoming-feature ExistentialAny \
+		-enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature MemberImportVisibility \
+		-enable-upcoming-feature NonisolatedNonsendingByDefault \
+		$$(find Modules/NotificationServiceExtension -name '*.swift') \
+		&& echo "JoryioNotificationService type-checks against the UserNotifications stub (Tools/nse-stub)."
 
 ## check-podspec: fail when Joryio.podspec (CocoaPods from the git tag, PKG-5…PKG-9) no longer mirrors the
 ## SwiftPM products: subspecs, source folders, system libraries, the privacy manifest, deployment targets,
@@ -206,7 +241,7 @@ check-podspec: deps
 ## (One site per module: docc does not resolve ``links`` into another module's symbols, which is
 ## why JoryioTransport.docc, full of JoryioCore links and not a product, is not built here.)
 DOCC ?= docc
-DOC_MODULES = JoryioKit Joryio JoryioTesting
+DOC_MODULES = JoryioKit Joryio JoryioTesting JoryioNotificationServiceExtension
 SYMBOL_GRAPHS = .build/docs-symbol-graphs
 docs: deps
 	$(SWIFT) package $(STRICT) dump-symbol-graph --minimum-access-level public --skip-synthesized-members \

@@ -34,6 +34,9 @@ let package = Package(
         .library(name: "Joryio", targets: ["Joryio"]),
         // The same `Joryio.shared` without push, in-app or e-commerce code.
         .library(name: "JoryioAnalytics", targets: ["JoryioAnalytics"]),
+        // The Notification Service Extension's product (issue 15): rich-push media, no dependencies
+        // at all (PKG-13, NSE-3; `make check-nse` proves it).
+        .library(name: "JoryioNotificationServiceExtension", targets: ["JoryioNotificationServiceExtension"]),
         .library(name: "JoryioTesting", targets: ["JoryioTesting"]),
         .executable(name: "joryio-demo", targets: ["joryio-demo"]),
         .executable(name: "joryio-bench", targets: ["joryio-bench"]),
@@ -63,6 +66,9 @@ let package = Package(
         module("JoryioAuth", "Auth", ["JoryioCore"]),
         // Push notifications (issue 14): a feature on the seam, its decisions as values.
         module("JoryioPush", "Push", ["JoryioCore", "JoryioFeature", "JoryioDelivery", "JoryioConsent"]),
+        // Rich push in the Notification Service Extension (issue 15). Depends on nothing: not even
+        // JoryioCore, no system library (PKG-13, NSE-3, STORE-9).
+        module("JoryioNotificationServiceExtension", "NotificationServiceExtension"),
         // In-app messaging logic (issue 16): sync, triggers, caps, display accounting, as values on the seam.
         module(
             "JoryioInApp",
@@ -188,6 +194,13 @@ let package = Package(
             name: "JoryioPushTests",
             dependencies: ["JoryioPush", "JoryioCore", "JoryioTesting"],
             exclude: ["Payloads"]
+        ),
+        .testTarget(
+            name: "JoryioNotificationServiceExtensionTests",
+            // JoryioPush and JoryioCore: only to check that both products read sounds alike.
+            dependencies: [
+                "JoryioNotificationServiceExtension", "JoryioPush", "JoryioCore", "JoryioTesting", "JoryioTestLanes",
+            ]
         ),
         .testTarget(name: "JoryioPlatformTests", dependencies: ["JoryioPlatform", "JoryioCore", "JoryioTesting"]),
         .testTarget(

@@ -26,6 +26,7 @@ package enum JoryioToolsCommand {
           check-required-reason
                              Fail when Apple-platform code uses a required-reason API the manifest lacks.
           check-podspec      Fail when Joryio.podspec does not match the SwiftPM products it mirrors.
+          check-nse          Fail when the Notification Service Extension product depends on anything.
           help               Show this help, or a command's help: joryio-tools help <command>.
 
         Exit codes: 0 success, 1 check failed, 64 usage error, 65 invalid input, 66 missing input, 73 cannot write.
@@ -105,6 +106,8 @@ package enum JoryioToolsCommand {
                 return try self.checkRequiredReason(rest)
             case "check-podspec":
                 return try self.checkPodspec(rest)
+            case "check-nse":
+                return try self.checkNSE(rest)
             default:
                 throw ToolError(.usage, "unknown command '\(command)'")
             }
@@ -125,6 +128,7 @@ package enum JoryioToolsCommand {
         case "check-rules": checkRulesUsage
         case "check-required-reason": checkRequiredReasonUsage
         case "check-podspec": checkPodspecUsage
+        case "check-nse": checkNSEUsage
         default: nil
         }
     }

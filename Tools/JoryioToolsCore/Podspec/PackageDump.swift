@@ -22,6 +22,11 @@ package struct PackageDump: Sendable, Equatable {
         package var appleDependencies: [String]
         /// Resource files relative to the package root.
         package var resources: [String]
+        /// Every dependency by name, whatever its platform condition.
+        package var allDependencies: [String] = []
+        /// The kinds of its build settings (`swiftLanguageMode`, `enableUpcomingFeature`,
+        /// `linkedLibrary`, `unsafeFlags`, ...), in manifest order.
+        package var settingKinds: [String] = []
     }
 
     /// Library products, in package order.
@@ -65,7 +70,11 @@ package struct PackageDump: Sendable, Equatable {
                 type: type,
                 path: path,
                 appleDependencies: dependencies,
-                resources: resources
+                resources: resources,
+                allDependencies: (target["dependencies"] as? [[String: Any]] ?? []).compactMap(Self.dependencyName),
+                settingKinds: (target["settings"] as? [[String: Any]] ?? []).compactMap {
+                    ($0["kind"] as? [String: Any])?.keys.first
+                }
             )
             for setting in target["settings"] as? [[String: Any]] ?? [] {
                 if let mode = (setting["kind"] as? [String: Any])?["swiftLanguageMode"] as? [String: Any],
@@ -82,6 +91,12 @@ package struct PackageDump: Sendable, Equatable {
             }
         }
         self.platforms = platforms
+    }
+
+    /// The name of any dependency (`byName`, `target` or `product`), whatever its condition.
+    private static func dependencyName(_ dependency: [String: Any]) -> String? {
+        guard let value = dependency.values.first as? [Any] else { return nil }
+        return value.first as? String
     }
 
     /// The name of a `byName`/`target` dependency whose condition allows an Apple platform.

@@ -10,7 +10,7 @@ router once at startup. Handlers signal protocol errors by raising
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
 
 from .auth import UsersOf, body_users
 
@@ -49,8 +49,10 @@ class Response:
     body: Any = None                # JSON value, encoded canonically
     headers: dict[str, str] = field(default_factory=dict)
     raw: Optional[bytes] = None     # pre-encoded body (overrides `body`)
-    content_type: str = JSON_CONTENT_TYPE
+    content_type: Optional[str] = JSON_CONTENT_TYPE  # None: no Content-Type header
     after: Optional[Callable[[], None]] = None  # run once the response is written
+    chunks: Optional[Iterable[bytes]] = None    # a streamed body (overrides `raw` and `body`)
+    content_length: Optional[int] = None        # of `chunks`; None: the body ends at connection close
 
 
 Handler = Callable[[Request], Response]

@@ -30,7 +30,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Optional, Sequence
 from urllib.parse import parse_qs, urlsplit
 
-from . import attributes, auth, control, events, push, writes
+from . import attributes, auth, control, events, media, push, writes
 from .faults import FaultRule
 from .payload import BodyError, decode_payload, read_body
 from .routing import Request, Response, Router, is_control_path
@@ -44,7 +44,7 @@ URL_LINE_PREFIX = "JORYIO_SANDBOX_URL="
 
 # Modules that add routes; each exposes register(router). New endpoint
 # modules are added here.
-ROUTE_MODULES = (events, attributes, writes, push, control)
+ROUTE_MODULES = (events, attributes, writes, push, control, media)
 
 
 @dataclass(frozen=True)
@@ -226,12 +226,16 @@ class RequestHandler(BaseHTTPRequestHandler):
     def _respond(self, response: "Response | WireError", entry: Optional[dict], app: Sandbox) -> None:
         if isinstance(response, WireError):
             response = Response(response.status, response.body(), response.headers)
+        if response.chunks is not None:
+            self._respond_streamed(response)
+            return
         payload = response.raw if response.raw is not None else encode_response(response.body)
         if entry is not None:  # before writing: a client that got the answer sees the status
             app.state.update_request(entry, status=response.status)
 
         self.send_response(response.status)
-        self.send_header("Content-Type", response.content_type)
+        if response.content_type is not None:
+            self.send_header("Content-Type", response.content_type)
         self.send_header("Content-Length", str(len(payload)))
         self.send_header("Cache-Control", "no-store")
         self.send_header("X-Content-Type-Options", "nosniff")
@@ -252,6 +256,29 @@ class RequestHandler(BaseHTTPRequestHandler):
                     f"{' fault=' + entry['fault'] if entry['fault'] else ''}")
         if response.after is not None:
             response.after()
+
+    def _respond_streamed(self, response: Response) -> None:
+        """A body written chunk by chunk (the media fixtures, media.py): with Content-Length when
+        known, else ended by closing the connection. A client that goes away ends it quietly."""
+        self.send_response(response.status)
+        if response.content_type is not None:
+            self.send_header("Content-Type", response.content_type)
+        if response.content_length is not None:
+            self.send_header("Content-Length", str(response.content_length))
+        else:
+            self.close_connection = True
+            self.send_header("Connection", "close")
+        self.send_header("Cache-Control", "no-store")
+        for name, value in response.headers.items():
+            self.send_header(name, value)
+        self.end_headers()
+        try:
+            self.wfile.flush()
+            for chunk in response.chunks or ():
+                self.wfile.write(chunk)
+                self.wfile.flush()
+        except OSError:
+            self.close_connection = True  # the client gave up (a cap or a deadline): nothing to do
 
     def _drop_connection(self) -> None:
         """Close the socket without answering. The base class then only
