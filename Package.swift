@@ -192,7 +192,7 @@ let package = Package(
         .testTarget(name: "JoryioAuthTests", dependencies: ["JoryioAuth", "JoryioTesting"]),
         .testTarget(
             name: "JoryioPushTests",
-            dependencies: ["JoryioPush", "JoryioCore", "JoryioTesting"],
+            dependencies: ["JoryioPush", "JoryioCore", "JoryioFeature", "JoryioTesting"],
             exclude: ["Payloads"]
         ),
         .testTarget(

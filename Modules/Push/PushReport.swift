@@ -1,10 +1,11 @@
 package import Foundation
 internal import JoryioCore
+package import JoryioFeature
 
 /// One push receipt or click waiting for the server (protocol.md 5.11): what it reports, the push's
 /// `trackingId`, when it happened, and the ids of the person who received the push, taken when it
 /// was recorded. Its `messageId` is made once and sent on every retry, so the server records it once.
-package struct PushReport: Sendable, Equatable, Codable {
+package struct PushReport: QueuedReport {
     /// Receipt or click.
     package enum Kind: String, Sendable, Equatable, Codable, CaseIterable {
         /// The push reached the app (`POST /v1/push/receipt`).
@@ -56,7 +57,13 @@ package struct PushReport: Sendable, Equatable, Codable {
     }
 
     /// The key repeated reports of one push are recognised by: one receipt and one click per push.
-    package var dedupKey: String { "\(self.kind.rawValue):\(self.trackingId)" }
+    package var dedupKey: String? { "\(self.kind.rawValue):\(self.trackingId)" }
+
+    /// The endpoint's path.
+    package var path: String { self.kind.path }
+
+    /// `push receipt` or `push click`.
+    package var logName: String { "push \(self.kind.rawValue)" }
 
     /// The request body, sent at `sentAt` (protocol.md 5.11); absent ids are left out.
     package func body(sentAt: Date) -> [UInt8] {
@@ -73,38 +80,6 @@ package struct PushReport: Sendable, Equatable, Codable {
     }
 }
 
-/// What the reports feature keeps in its one secure item: the reports waiting, oldest first, and
-/// the keys of the reports recorded most recently, so a push reported twice (a foreground push
-/// that also wakes the app in the background, an app that reports a push the SDK reported) is
-/// sent once.
-package struct PushReportBook: Sendable, Equatable, Codable {
-    /// The stored format's version.
-    package static let version = 1
-
-    /// The stored format's version (``version``).
-    package var version = Self.version
-    /// The reports waiting, oldest first.
-    package var reports: [PushReport] = []
-    /// ``PushReport/dedupKey`` of the reports recorded most recently, oldest first.
-    package var recent: [String] = []
-
-    /// An empty book.
-    package init() {}
-
-    /// The stored bytes.
-    package func encoded() -> Data? {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .millisecondsSince1970
-        return try? encoder.encode(self)
-    }
-
-    /// A book read from `data`, or `nil` when it is not one this version can read.
-    package static func decode(_ data: Data) -> PushReportBook? {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .millisecondsSince1970
-        guard let book = try? decoder.decode(PushReportBook.self, from: data), book.version == Self.version else {
-            return nil
-        }
-        return book
-    }
-}
+/// What the reports feature keeps in its one secure item (format unchanged since it was
+/// specific to push: version 1, `reports` and `recent`).
+package typealias PushReportBook = ReportBook<PushReport>

@@ -1,5 +1,6 @@
 import Foundation
 import JoryioCore
+import JoryioFeature
 import JoryioPush
 import Testing
 
