@@ -120,7 +120,9 @@ package enum InAppWire {
         var seen: Set<String> = []
         for (index, value) in list.enumerated() {
             guard index < Self.maxCampaigns else {
-                problems.append(InAppWireProblem("\(list.count - index) campaigns beyond the first \(Self.maxCampaigns) left out"))
+                problems.append(
+                    InAppWireProblem("\(list.count - index) campaigns beyond the first \(Self.maxCampaigns) left out")
+                )
                 break
             }
             switch Self.decodeCampaign(value, clockOffset: offset) {
@@ -185,9 +187,17 @@ package enum InAppWire {
                 type: try Self.messageType(object["type"]),
                 content: try Self.content(object["content"]),
                 deliveryToken: try Self.token(object["deliveryToken"]),
-                deliveryTokenExpiresAt: try Self.optionalDate(object["deliveryTokenExpiresAt"], "deliveryTokenExpiresAt")
-                    .map { $0.addingTimeInterval(clockOffset) },
-                displayDelay: try Self.duration(object["displayDelay"], "displayDelay", positive: false, max: Self.maxDisplayDelay) ?? 0
+                deliveryTokenExpiresAt: try Self.optionalDate(
+                    object["deliveryTokenExpiresAt"],
+                    "deliveryTokenExpiresAt"
+                )
+                .map { $0.addingTimeInterval(clockOffset) },
+                displayDelay: try Self.duration(
+                    object["displayDelay"],
+                    "displayDelay",
+                    positive: false,
+                    max: Self.maxDisplayDelay
+                ) ?? 0
             )
             return .success(
                 InAppCampaign(
@@ -195,7 +205,9 @@ package enum InAppWire {
                     triggers: try Self.triggers(object["triggers"]),
                     caps: try Self.caps(object["caps"]),
                     priority: try Self.priority(object["priority"]),
-                    expiresAt: try Self.optionalDate(object["expiresAt"], "expiresAt").map { $0.addingTimeInterval(clockOffset) }
+                    expiresAt: try Self.optionalDate(object["expiresAt"], "expiresAt").map {
+                        $0.addingTimeInterval(clockOffset)
+                    }
                 )
             )
         } catch {
@@ -233,8 +245,8 @@ package enum InAppWire {
 
     private static func content(_ value: JSONValue?) throws(FieldError) -> InAppMessage.Content {
         guard let object = value?.objectValue else { throw FieldError("content is missing or not an object") }
-        let native = object["native"].flatMap { $0.isNull ? nil : $0 }
-        let html = object["html"].flatMap { $0.isNull ? nil : $0 }
+        let native = Self.isAbsent(object["native"]) ? nil : object["native"]
+        let html = Self.isAbsent(object["html"]) ? nil : object["html"]
         switch (native, html) {
         case (nil, nil): throw FieldError(#"content has neither "native" nor "html""#)
         case (.some, .some): throw FieldError(#"content has both "native" and "html""#)
