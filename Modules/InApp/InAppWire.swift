@@ -423,7 +423,7 @@ package enum InAppWire {
 
     private static func priority(_ value: JSONValue?) throws(FieldError) -> Int {
         guard !Self.isAbsent(value) else { return 0 }
-        guard let number = value?.intValue, abs(number) <= Int64(Self.maxPriority) else {
+        guard let number = value?.intValue, (-Int64(Self.maxPriority)...Int64(Self.maxPriority)).contains(number) else {
             throw FieldError("priority is not an integer of -\(Self.maxPriority) … \(Self.maxPriority)")
         }
         return Int(number)

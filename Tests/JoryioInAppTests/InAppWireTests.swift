@@ -158,6 +158,7 @@ import Testing
             #""caps":[]"#, #""caps":{"maxImpressions":0}"#, #""caps":{"maxImpressions":1.5}"#,
             #""caps":{"maxImpressions":1000001}"#, #""caps":{"window":0}"#, #""caps":{"minInterval":-5}"#,
             #""caps":{"window":1e12}"#, #""priority":1.5"#, #""priority":"high""#, #""priority":2000000"#,
+            #""priority":-9223372036854775808"#, #""caps":{"maxImpressions":-9223372036854775808}"#,
         ]
     )
     func hostileCampaign(fields: String) {
