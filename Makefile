@@ -103,7 +103,7 @@ bench: deps
 ## run and leaves its input in .build/fuzz/artifacts/<Name>/; replay it with the normal build's
 ## `.build/debug/fuzz-<Name> <file>`. Each run ends with libFuzzer's `cov:` and `exec/s` figures.
 FUZZ_TARGETS = BatchResponse AttributeResponse DurableResponse DurableWriteCodec AttributeWriteCodec \
-	AuthTokenBook SettingsFile JWT JSONValue RetryAfter EventJournal PushPayload
+	AuthTokenBook SettingsFile JWT JSONValue RetryAfter EventJournal PushPayload InAppSync
 FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_SECONDS ?= 10
 FUZZ_SCRATCH = .build/fuzz

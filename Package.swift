@@ -177,6 +177,7 @@ let package = Package(
         fuzzTarget("RetryAfter", ["JoryioCore"]),
         fuzzTarget("EventJournal", ["JoryioCore", "JoryioStorage", "JoryioKit"]),
         fuzzTarget("PushPayload", ["JoryioCore", "JoryioPush"]),
+        fuzzTarget("InAppSync", ["JoryioCore", "JoryioInApp", "JoryioKit"]),
 
         // Shared by the test targets only: the `.sandbox` tag and the lane check (Tests/Lanes/SandboxLane.swift).
         .target(name: "JoryioTestLanes", dependencies: ["JoryioTesting", "JoryioCore"], path: "Tests/Lanes"),
@@ -216,7 +217,7 @@ let package = Package(
             name: "JoryioIntegrationTests",
             dependencies: [
                 "Joryio", "JoryioCore", "JoryioDelivery", "JoryioStorage", "JoryioTransport", "JoryioTesting",
-                "JoryioTestLanes",
+                "JoryioTestLanes", "JoryioInApp", "JoryioKit",
             ]
         ),
         .testTarget(

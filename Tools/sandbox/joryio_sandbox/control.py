@@ -6,6 +6,8 @@ to script faults and inspect what the SDK sent.
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from . import auth, dashboard
 from .routing import CONTROL_PREFIX, Request, Response, Router
 from .wire import WireError, canonical_size
@@ -50,6 +52,53 @@ def list_push_reports(request: Request) -> Response:
     """Push receipts and clicks, optionally of one `?trackingId=`."""
     tracking_id = request.query.get("trackingId", [None])[0]
     return Response(200, request.app.state.push_reports(tracking_id))
+
+
+def _in_app(request: Request, body: Callable[[Any], Any]) -> Any:
+    return request.app.state.in_app_transaction(body)
+
+
+def list_in_app_campaigns(request: Request) -> Response:
+    """Campaigns (with target and issueToken), contact rules and settings."""
+    return Response(200, _in_app(request, lambda store: store.snapshot()))
+
+
+def put_in_app_campaign(request: Request) -> Response:
+    """Create or replace (by id) a campaign, for everyone or a target."""
+    campaign_id = _in_app(request, lambda store: store.put_campaign(request.body))
+    return Response(200, {"ok": True, "id": campaign_id})
+
+
+def remove_in_app_campaigns(request: Request) -> Response:
+    """Remove the campaign `?id=`, or every campaign."""
+    campaign_id = request.query.get("id", [None])[0]
+    return Response(200, {"ok": True, "removed": _in_app(request, lambda store: store.remove_campaigns(campaign_id))})
+
+
+def set_in_app_contact_rules(request: Request) -> Response:
+    _in_app(request, lambda store: store.set_contact_rules(request.body))
+    return Response(200, OK)
+
+
+def get_in_app_settings(request: Request) -> Response:
+    return Response(200, _in_app(request, lambda store: store.settings()))
+
+
+def set_in_app_settings(request: Request) -> Response:
+    """Required-token mode, token lifetime, the in-app clock (each optional)."""
+    return Response(200, _in_app(request, lambda store: store.update_settings(request.body)))
+
+
+def expire_in_app_tokens(request: Request) -> Response:
+    """Every token issued so far for the campaign is expired from now on."""
+    _in_app(request, lambda store: store.expire(request.body))
+    return Response(200, OK)
+
+
+def list_in_app_reports(request: Request) -> Response:
+    """Accepted reports and form submissions, and counts per campaign."""
+    campaign_id = request.query.get("campaignId", [None])[0]
+    return Response(200, _in_app(request, lambda store: store.recorded(campaign_id)))
 
 
 def add_fault(request: Request) -> Response:
@@ -97,7 +146,8 @@ def shutdown(request: Request) -> Response:
 def page(request: Request) -> Response:
     return Response(
         200,
-        raw=dashboard.render(request.app.state.requests(), request.app.state.profiles()),
+        raw=dashboard.render(request.app.state.requests(), request.app.state.profiles(),
+                             _in_app(request, lambda store: {**store.snapshot(), **store.recorded(None)})),
         content_type="text/html; charset=utf-8",
         headers={"Content-Security-Policy": dashboard.CONTENT_SECURITY_POLICY},
     )
@@ -113,6 +163,14 @@ def register(router: Router) -> None:
     router.control("GET", f"{c}/profile", get_profile)
     router.control("GET", f"{c}/push-unregistered", list_push_unregistered)
     router.control("GET", f"{c}/push-reports", list_push_reports)
+    router.control("GET", f"{c}/in-app/campaigns", list_in_app_campaigns)
+    router.control("POST", f"{c}/in-app/campaigns", put_in_app_campaign, json_body=True)
+    router.control("DELETE", f"{c}/in-app/campaigns", remove_in_app_campaigns)
+    router.control("POST", f"{c}/in-app/contact-rules", set_in_app_contact_rules, json_body=True)
+    router.control("GET", f"{c}/in-app/settings", get_in_app_settings)
+    router.control("POST", f"{c}/in-app/settings", set_in_app_settings, json_body=True)
+    router.control("POST", f"{c}/in-app/expire", expire_in_app_tokens, json_body=True)
+    router.control("GET", f"{c}/in-app/reports", list_in_app_reports)
     router.control("POST", f"{c}/faults", add_fault, json_body=True)
     router.control("GET", f"{c}/faults", list_faults)
     router.control("DELETE", f"{c}/faults", clear_faults)

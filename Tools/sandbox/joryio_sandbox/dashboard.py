@@ -29,8 +29,12 @@ def embed_json(value: Any) -> str:
     return text
 
 
-def render(requests: list[dict[str, Any]], profiles: Optional[list[dict[str, Any]]] = None) -> bytes:
-    page = _PAGE.replace("__INITIAL_PROFILES__", embed_json(profiles or []))
+def render(requests: list[dict[str, Any]], profiles: Optional[list[dict[str, Any]]] = None,
+           in_app: Optional[dict[str, Any]] = None) -> bytes:
+    """The page with the data it starts from; `in_app` is the campaigns
+    snapshot merged with the recorded reports (`impressions`)."""
+    page = _PAGE.replace("__INITIAL_IN_APP__", embed_json(in_app or {}))
+    page = page.replace("__INITIAL_PROFILES__", embed_json(profiles or []))
     return page.replace("__INITIAL_REQUESTS__", embed_json(requests)).encode("utf-8")
 
 
@@ -78,6 +82,14 @@ _PAGE = """<!DOCTYPE html>
   <th>Permission</th><th>Bundle</th><th>Registered</th></tr></thead>
   <tbody id="tokens"><tr><td colspan="8" class="muted">No push tokens registered.</td></tr></tbody>
 </table>
+<h2>In-app campaigns</h2>
+<p id="in-app-mode" class="muted"></p>
+<table>
+  <thead><tr><th>Campaign</th><th>Type</th><th>Target</th><th>Triggers</th><th>Priority</th><th>Displayed</th>
+  <th>Clicked</th><th>Dismissed</th><th>Converted</th><th>Forms</th></tr></thead>
+  <tbody id="campaigns"><tr><td colspan="10" class="muted">No in-app campaigns.</td></tr></tbody>
+</table>
+<script id="initial-in-app" type="application/json">__INITIAL_IN_APP__</script>
 <script id="initial-profiles" type="application/json">__INITIAL_PROFILES__</script>
 <script id="initial-requests" type="application/json">__INITIAL_REQUESTS__</script>
 <script>
@@ -169,6 +181,42 @@ function renderTokens(profiles) {
   tokenRows.replaceChildren(...rowsOut);
 }
 
+const campaignRows = document.getElementById("campaigns");
+
+function renderCampaigns(inApp) {
+  const impressions = inApp.impressions || {};
+  const settings = inApp.settings || {};
+  document.getElementById("in-app-mode").textContent =
+    (settings.requireDeliveryToken ? "Delivery tokens required" : "Token-less reports accepted") +
+    (settings.tokenTtl ? " · tokens live " + settings.tokenTtl + " s" : "");
+  const rowsOut = [];
+  for (const entry of inApp.campaigns || []) {
+    const c = entry.campaign || {};
+    const counts = impressions[c.id] || {};
+    const tr = document.createElement("tr");
+    cell(tr, c.id, "path");
+    cell(tr, c.type);
+    cell(tr, entry.target ? JSON.stringify(entry.target) : "everyone");
+    cell(tr, Array.isArray(c.triggers) ? c.triggers.map(t => t && t.type).join(", ") : "onSync");
+    cell(tr, c.priority);
+    for (const kind of ["displayed", "clicked", "dismissed", "converted", "forms"]) cell(tr, counts[kind] || 0);
+    rowsOut.push(tr);
+  }
+  if (rowsOut.length === 0) {
+    const tr = document.createElement("tr");
+    cell(tr, "No in-app campaigns.", "muted");
+    tr.firstChild.colSpan = 10;
+    rowsOut.push(tr);
+  }
+  campaignRows.replaceChildren(...rowsOut);
+}
+
+async function refreshInApp() {
+  const campaigns = await (await fetch("/_sandbox/in-app/campaigns", { cache: "no-store" })).json();
+  const reports = await (await fetch("/_sandbox/in-app/reports", { cache: "no-store" })).json();
+  renderCampaigns(Object.assign(campaigns, reports));
+}
+
 async function refresh() {
   if (document.getElementById("paused").checked) return;
   try {
@@ -177,6 +225,7 @@ async function refresh() {
     render(latest);
     const profiles = await fetch("/_sandbox/profiles", { cache: "no-store" });
     renderTokens((await profiles.json()).profiles);
+    await refreshInApp();
   } catch (error) {
     statusLine.textContent = "sandbox unreachable: " + error;
   }
@@ -190,6 +239,7 @@ document.getElementById("reset").addEventListener("click", async () => {
 filterInput.addEventListener("input", () => render(latest));
 render(latest);
 renderTokens(JSON.parse(document.getElementById("initial-profiles").textContent));
+renderCampaigns(JSON.parse(document.getElementById("initial-in-app").textContent));
 setInterval(refresh, 2000);
 </script>
 </body>

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import hmac
+import json
 import os
 import signal
 import socket
@@ -30,7 +31,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Optional, Sequence
 from urllib.parse import parse_qs, urlsplit
 
-from . import attributes, auth, control, events, media, push, writes
+from . import attributes, auth, control, events, inapp, media, push, writes
 from .faults import FaultRule
 from .payload import BodyError, decode_payload, read_body
 from .routing import Request, Response, Router, is_control_path
@@ -44,7 +45,7 @@ URL_LINE_PREFIX = "JORYIO_SANDBOX_URL="
 
 # Modules that add routes; each exposes register(router). New endpoint
 # modules are added here.
-ROUTE_MODULES = (events, attributes, writes, push, control, media)
+ROUTE_MODULES = (events, attributes, writes, push, inapp, control, media)
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,7 @@ class Config:
     prefix: str = "/api"
     quiet: bool = False
     jwt_secret: Optional[str] = None  # when set, SDK authentication starts enabled
+    in_app: inapp.Fixtures = inapp.Fixtures()  # fixture campaigns, required-token mode (restored by reset)
 
 
 class Sandbox:
@@ -69,6 +71,7 @@ class Sandbox:
             module.register(self.router)
         if config.jwt_secret is not None:
             self.state.update_auth({"enabled": True, "secret": config.jwt_secret})
+        self.state.configure_in_app(config.in_app)
         self.server: Optional["SandboxServer"] = None
 
     def log(self, line: str) -> None:
@@ -349,10 +352,25 @@ def _parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     parser.add_argument("--prefix", default="/api", help="path prefix of the SDK endpoints (default /api)")
     parser.add_argument("--jwt-secret", metavar="SECRET",
                         help="enable SDK authentication (HS256 JWTs signed with SECRET)")
+    parser.add_argument("--require-delivery-token", action="store_true",
+                        help="refuse in-app reports without a delivery token (also IN_APP_REQUIRE_DELIVERY_TOKEN=true)")
+    parser.add_argument("--in-app-fixtures", metavar="FILE",
+                        help="JSON file of in-app campaigns and contact rules served from the start")
     parser.add_argument("--exit-on-stdin-eof", action="store_true",
                         help="exit when stdin reaches end of file (parent process gone)")
     parser.add_argument("--quiet", action="store_true", help="no per-request log lines on stderr")
     return parser.parse_args(argv)
+
+
+def _read_fixtures(path: str, require_token: bool) -> inapp.Fixtures:
+    """The `--in-app-fixtures` file; ValueError when unreadable or invalid."""
+    try:
+        with open(path, "rb") as file:
+            value = json.loads(file.read())
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"--in-app-fixtures {path}: {exc}") from None
+    fixtures = inapp.parse_fixtures(value)
+    return inapp.Fixtures(fixtures.campaigns, fixtures.contact_rules, require_token)
 
 
 def _exit_when_stdin_closes() -> None:
@@ -376,10 +394,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.jwt_secret is not None and not args.jwt_secret:
         print("sandbox: --jwt-secret must not be empty", file=sys.stderr)
         return 2
+    require_token = args.require_delivery_token or os.environ.get(
+        "IN_APP_REQUIRE_DELIVERY_TOKEN", "").strip().lower() == "true"
     try:
+        fixtures = inapp.Fixtures(require_delivery_token=require_token)
+        if args.in_app_fixtures is not None:
+            fixtures = _read_fixtures(args.in_app_fixtures, require_token)
         config = Config(host=args.host, port=args.port, sdk_key=args.sdk_key,
                         prefix=_normalize_prefix(args.prefix), quiet=args.quiet,
-                        jwt_secret=args.jwt_secret)
+                        jwt_secret=args.jwt_secret, in_app=fixtures)
         server = create_server(config)
     except ValueError as exc:
         print(f"sandbox: {exc}", file=sys.stderr)

@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterable, Optional, TypeVar
 
 from .auth import AuthSettings
 from .faults import FaultRule, parse_rule, path_matches
+from .inapp import Fixtures, InAppStore
 from .profiles import Profiles
 
 T = TypeVar("T")
@@ -28,6 +29,7 @@ T = TypeVar("T")
 class State:
     def __init__(self) -> None:
         self._lock = threading.Lock()
+        self._in_app_fixtures = Fixtures()
         self._clear()
 
     def _clear(self) -> None:
@@ -41,6 +43,7 @@ class State:
         self._auth = AuthSettings()
         self._push_reports: dict[str, list[dict[str, Any]]] = {"receipt": [], "click": []}
         self._seen_report_ids: dict[str, set[str]] = {"receipt": set(), "click": set()}
+        self._in_app = InAppStore(self._in_app_fixtures)
 
     def reset(self) -> None:
         """Forget everything; SDK authentication is off again."""
@@ -139,6 +142,21 @@ class State:
                              if tracking_id is None or r["trackingId"] == tracking_id]
                 for kind, reports in self._push_reports.items()
             }
+
+    # -- in-app messages (version 5) -----------------------------------------
+
+    def configure_in_app(self, fixtures: Fixtures) -> None:
+        """What every reset restores (fixture campaigns and rules, the
+        required-token mode of the command line); applied now."""
+        with self._lock:
+            self._in_app_fixtures = fixtures
+            self._in_app = InAppStore(fixtures)
+
+    def in_app_transaction(self, body: Callable[[InAppStore], T]) -> T:
+        """Run `body` with the in-app store while holding the lock. `body`
+        must return values that do not reference the store's internals."""
+        with self._lock:
+            return body(self._in_app)
 
     # -- SDK authentication -------------------------------------------------
 

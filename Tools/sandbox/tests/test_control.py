@@ -147,7 +147,7 @@ class DashboardTests(SandboxTestCase):
         page = self.client.request("GET", "/").raw.decode("utf-8")
         self.assertNotIn("<script>alert", page)
         self.assertNotIn("<img", page)
-        self.assertEqual(page.count("</script>"), 3, "only the page's own three script elements")
+        self.assertEqual(page.count("</script>"), 4, "only the page's own four script elements")
         # The embedded data still round-trips to the recorded requests.
         embedded = re.search(r'<script id="initial-requests" type="application/json">(.*?)</script>',
                              page, re.S).group(1)
