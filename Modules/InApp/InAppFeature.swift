@@ -37,29 +37,70 @@ package final class InAppFeature: EngineFeature {
         }
     }
 
-    private struct Core: Sendable {
+    struct Core: Sendable {
         var presenter: (any InAppMessagePresenter)?
         var callback: Callback?
         var policy: InAppSyncPolicy
         var attributes = InAppAttributes()
         var campaigns: [InAppCampaign] = []
         var rules = InAppContactRules.none
-        var running = false
+        var privacy: PrivacyState?
+        /// A sync is on the wire.
+        var syncing = false
+        /// Another sync was asked for while one was on the wire: it goes when that one ends.
+        var syncAgain: InAppSyncPolicy.Reason?
+        /// `syncInAppCampaigns()` calls waiting for the sync on the wire (or the next) to end.
+        var syncWaiters: [@Sendable () -> Void] = []
+        /// Campaign ids handed to the display rules, oldest first (until the display machine is
+        /// wired, the record of what became eligible).
+        var offered: [String] = []
     }
 
     /// The settings.
     package let settings: Settings
-    private let context: FeatureContext
-    private let core: Locked<Core>
+    let context: FeatureContext
+    let core: Locked<Core>
+    let requests: InAppRequestBuilder
+    let dependencies: ChannelDependencies
+    /// Reports and form submissions waiting for the server.
+    package let reports: ReportQueue<InAppQueuedReport>
 
-    /// A feature with `settings`, made with `context` by its registration.
-    package init(context: FeatureContext, settings: Settings) {
+    /// A feature with `settings`, made with `context` by its registration; requests are built by
+    /// `requests` and reports go through `reportBuilder`.
+    package init(
+        context: FeatureContext,
+        settings: Settings,
+        requests: InAppRequestBuilder,
+        reportBuilder: ReportRequestBuilder,
+        queue: ReportQueue<InAppQueuedReport>.Settings
+    ) {
         self.context = context
         self.settings = settings
+        self.requests = requests
+        self.dependencies = context.channelDependencies("in-app")
         self.core = Locked(
             Core(policy: InAppSyncPolicy(syncInterval: settings.config.syncInterval, enabled: settings.config.enabled))
         )
+        self.reports = ReportQueue(
+            storageKey: Self.reportsKey,
+            noun: "in-app reports",
+            builder: reportBuilder,
+            settings: queue,
+            dependencies: context.channelDependencies("in-app reports"),
+            secure: context.stores.secure,
+            privacy: context.privacy,
+            classify: { InAppReportOutcome.classify($0, now: $1).reportOutcome }
+        )
     }
+
+    /// Campaign ids that became eligible, oldest first.
+    package var offered: [String] { self.core.withLock { $0.offered } }
+
+    /// The campaigns of the last sync.
+    package var campaigns: [InAppCampaign] { self.core.withLock { $0.campaigns } }
+
+    /// Where the reports wait (the secure store, STORE-3: they carry the user id).
+    package static let reportsKey = "jry_inapp_reports"
 
     // MARK: - What the app registered
 
@@ -93,28 +134,93 @@ package final class InAppFeature: EngineFeature {
     /// In-app listens to events for its triggers (INAPP-13).
     package var observesEvents: Bool { self.settings.config.enabled }
 
-    /// Starts once the launch's privacy is known.
-    package func privacyChanged(_ change: PrivacyChange) {
-        guard case .applied = change else { return }
-        self.core.withLock { $0.running = true }
+    /// An event may trigger campaigns (INAPP-13).
+    package func eventTracked(_ name: String) {
+        self.occurred(.event(name))
     }
 
-    /// A new user or a reset clears what was known about the person's attributes.
+    /// Loads the reports earlier launches kept.
+    package func start() {
+        self.reports.start()
+    }
+
+    /// The first state is the launch: the first sync (INAPP-9); a callback set before
+    /// `initialize()` was installed by then (INAPP-36, the pre-init calls run first). Later states
+    /// release a sync owed while consent was pending (INAPP-14).
+    package func privacyChanged(_ change: PrivacyChange) {
+        switch change {
+        case .applied(let privacy):
+            let first = self.core.withLock { core -> Bool in
+                defer { core.privacy = privacy }
+                return core.privacy == nil
+            }
+            self.reports.privacyChanged(privacy.allowsCollection)
+            if first {
+                self.sync(.launch)
+            } else if privacy.allowsCollection {
+                let now = self.context.clock.now()
+                if self.core.withLock({ $0.policy.collectionAllowed(now: now) }) == .sync { self.startSync(.resumed) }
+            }
+        case .collectionStopped:
+            self.reports.privacyChanged(nil, stopped: true)
+        case .collectionResumed:
+            self.reports.privacyChanged(nil, resumed: true)
+        }
+    }
+
+    /// Identify and reset re-sync at once (INAPP-11, INAPP-54); what was known about the person's
+    /// attributes belonged to the previous person.
     package func identityChanged(_ change: IdentityChange) {
         self.core.withLock { $0.attributes.clear() }
+        switch change {
+        case .identified(let previous, let current) where previous != current: self.sync(.identify)
+        case .identified: break
+        case .reset: self.sync(.reset)
+        case .wiped: break
+        }
     }
 
-    /// `wipeData()`: the in-app state is deleted (INAPP-47).
+    /// A new SDK-auth token: held reports go again.
+    package func authorizationChanged() {
+        self.reports.authorizationChanged()
+    }
+
+    /// The foreground syncs, at most once per `syncInterval` (INAPP-9).
+    package func lifecycle(_ event: LifecycleEvent) {
+        switch event {
+        case .foreground:
+            self.reports.trigger()
+            self.sync(.foreground)
+        case .background:
+            self.reports.sendIfDue()
+        case .terminate:
+            break
+        }
+    }
+
+    /// `wipeData()`: the in-app state and the reports are deleted (INAPP-47, WIPE-1).
     package func wipe() {
         self.core.withLock { core in
             core.attributes.clear()
             core.campaigns = []
+            core.rules = .none
         }
+        self.reports.discardAll(reason: "wipeData()")
     }
 
-    /// The attribute values thresholds compare with (INAPP-13).
+    /// Users whose reports still wait (AUTH-5).
+    package var usersWithPendingItems: Set<String> {
+        self.reports.usersWithPendingItems
+    }
+
+    /// The attribute values thresholds compare with (INAPP-13); a watched attribute's change
+    /// re-syncs (INAPP-11).
     package func attributesRecorded(_ changes: [(key: String, operation: AttributeWrite.Operation)]) {
         guard self.settings.config.enabled else { return }
-        _ = self.core.withLock { $0.attributes.apply(changes) }
+        let watched = self.core.withLock { core -> Bool in
+            let changed = core.attributes.apply(changes)
+            return !changed.isDisjoint(with: InAppTriggerMatcher.watchedAttributes(core.campaigns))
+        }
+        if watched { self.sync(.watchedAttribute) }
     }
 }

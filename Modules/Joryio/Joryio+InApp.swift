@@ -47,3 +47,96 @@ extension Joryio {
         self.submit(to: InAppFeature.self) { $0.clearCallback() }
     }
 }
+
+extension Joryio {
+    /// Reports what happened to a message the app draws itself (INAPP-33): `action` is
+    /// `"displayed"`, `"clicked"`, `"dismissed"` or `"converted"`; any other value is rejected with
+    /// a log line. `elementId` names the button or link of a click. The report carries the
+    /// campaign's delivery token (INAPP-63); it is data-collecting: dropped while the person is
+    /// opted out or has denied consent, kept before `initialize()` (INAPP-53).
+    ///
+    /// Report `displayed` once the message was visible for `InAppDisplay.IN_APP_DISPLAY_DWELL_MS`
+    /// (or just before an earlier click or dismissal), and `dismissed` whenever it leaves the
+    /// screen, also after a click (INAPP-35, INAPP-61). A custom presenter never calls this: it
+    /// reports through its delegate (INAPP-30).
+    public func trackInAppImpression(campaignId: String, action: String, elementId: String? = nil) {
+        guard let kind = InAppReportAction(rawValue: action) else {
+            self.warn(
+                "trackInAppImpression: action \"\(String(action.prefix(64)))\" rejected "
+                    + "(displayed, clicked, dismissed or converted)"
+            )
+            return
+        }
+        guard let campaignId = self.checkedId(campaignId, call: "trackInAppImpression", field: "campaignId") else {
+            return
+        }
+        let element = elementId.flatMap { self.checkedId($0, call: "trackInAppImpression", field: "elementId") }
+        let timestamp = self.currentTime
+        self.submit(.event, to: InAppFeature.self) { feature in
+            feature.appReported(campaignId: campaignId, action: kind, elementId: element, at: timestamp)
+        }
+    }
+
+    /// Submits a form shown in a message (INAPP-51): string, number and boolean values are sent
+    /// with the campaign's delivery token; anything else is left out with a log line. Never
+    /// throws; returns once the submission is queued (or dropped: opted out, consent denied,
+    /// in-app disabled). Before `initialize()` it is kept and queued at start.
+    public func submitInAppForm(campaignId: String, values: [String: Any]) async {
+        guard let campaignId = self.checkedId(campaignId, call: "submitInAppForm", field: "campaignId") else { return }
+        let conversion = JSONValue.convert(values, maxDepth: 2)
+        for dropped in conversion.dropped {
+            self.warn("submitInAppForm: dropped field \(dropped.path) (\(dropped.reason))")
+        }
+        let converted = conversion.value
+        let timestamp = self.currentTime
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let once = Locked<CheckedContinuation<Void, Never>?>(continuation)
+            let resume: @Sendable () -> Void = { once.withLock { $0.take() }?.resume() }
+            self.submit(.event, to: InAppFeature.self) { feature in
+                feature.submitForm(campaignId: campaignId, values: converted, at: timestamp)
+                resume()
+            }
+            // Dropped before initialize() by a privacy decision, or not waiting for a start that
+            // may never come: the caller is not held.
+            if !self.isStarted { resume() }
+        }
+    }
+
+    /// Syncs in-app campaigns now (INAPP-12): never rate-limited, not debug-gated; returns once
+    /// the sync ended. Does nothing while in-app is disabled or collection is not allowed, and
+    /// returns at once before `initialize()`.
+    public func syncInAppCampaigns() async {
+        guard self.isStarted else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let once = Locked<CheckedContinuation<Void, Never>?>(continuation)
+            let resume: @Sendable () -> Void = { once.withLock { $0.take() }?.resume() }
+            self.submit(toFeatures: { features in
+                guard let feature = features.first(InAppFeature.self) else { return resume() }
+                feature.syncNow(done: resume)
+            })
+        }
+    }
+
+    /// Evaluates the synced campaigns now (INAPP-16): only with `enableDebug`; otherwise a warning
+    /// and nothing else (it can force a message on screen).
+    public func evaluateInAppCampaigns() async {
+        self.submit(to: InAppFeature.self) { $0.evaluate() }
+    }
+
+    /// Erases the displayed history that frequency caps count (INAPP-16, INAPP-47): only with
+    /// `enableDebug`; otherwise a warning and nothing else.
+    public func resetDisplayedCampaigns() {
+        self.submit(to: InAppFeature.self) { $0.resetDisplayed() }
+    }
+
+    /// `text` when it is 1 … 256 characters without control characters; otherwise a warning.
+    private func checkedId(_ text: String, call: String, field: String) -> String? {
+        guard !text.isEmpty, text.count <= 256,
+            !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            self.warn("\(call): \(field) must be 1 to 256 characters without control characters; ignored")
+            return nil
+        }
+        return text
+    }
+}

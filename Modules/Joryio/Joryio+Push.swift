@@ -162,7 +162,22 @@ extension FeatureCatalog {
                 FeatureRegistration { context in
                     InAppFeature(
                         context: context,
-                        settings: .init(config: setup.config.inApp, debug: setup.config.enableDebug)
+                        settings: .init(config: setup.config.inApp, debug: setup.config.enableDebug),
+                        requests: InAppRequestBuilder(
+                            apiHost: setup.apiEndpoint,
+                            sdkKey: setup.sdkKey,
+                            userAgent: setup.userAgent,
+                            timeout: setup.config.requestTimeout,
+                            gzip: setup.gzip
+                        ),
+                        reportBuilder: ReportRequestBuilder(
+                            apiHost: setup.apiEndpoint,
+                            sdkKey: setup.sdkKey,
+                            userAgent: setup.userAgent,
+                            timeout: setup.config.requestTimeout,
+                            gzip: setup.gzip
+                        ),
+                        queue: .init(backoff: setup.backoff, maxRetries: setup.config.maxRetries)
                     )
                 },
             ]

@@ -12,6 +12,11 @@ extension Joryio {
         self.submit { engine in body(engine.features) }
     }
 
+    /// Whether `initialize()` made the engine (calls now run on it rather than wait).
+    package var isStarted: Bool {
+        self.state.withLock { $0.engine != nil }
+    }
+
     /// The time now, by the SDK's clock (virtual in tests).
     package var currentTime: Date {
         self.environment.clock.now()

@@ -1,4 +1,4 @@
-internal import Foundation
+package import Foundation
 package import JoryioConsent
 package import JoryioCore
 package import JoryioDelivery
@@ -74,11 +74,13 @@ package final class ReportQueue<Report: QueuedReport>: Sendable {
     private let dependencies: ChannelDependencies
     private let secure: any SecureStore
     private let privacy: @Sendable () -> PrivacyState
+    private let classify: @Sendable (Result<HTTPResponse, TransportError>, Date) -> ReportOutcome
     private let state = Locked(State())
     private let retryTimer: ChannelTimer
 
     /// A queue kept under `storageKey` in `context`'s secure store; `noun` names its reports in
-    /// logs (`"push receipts and clicks"`).
+    /// logs (`"push receipts and clicks"`). `classify` reads answers (``ReportOutcome/table`` unless
+    /// an endpoint refines it).
     package init(
         storageKey: String,
         noun: String,
@@ -86,8 +88,12 @@ package final class ReportQueue<Report: QueuedReport>: Sendable {
         settings: Settings,
         dependencies: ChannelDependencies,
         secure: any SecureStore,
-        privacy: @escaping @Sendable () -> PrivacyState
+        privacy: @escaping @Sendable () -> PrivacyState,
+        classify: @escaping @Sendable (Result<HTTPResponse, TransportError>, Date) -> ReportOutcome = {
+            ReportOutcome.classify($0, now: $1)
+        }
     ) {
+        self.classify = classify
         self.storageKey = storageKey
         self.noun = noun
         self.builder = builder
@@ -293,7 +299,7 @@ package final class ReportQueue<Report: QueuedReport>: Sendable {
         let now = self.dependencies.clock.now()
         let logger = self.dependencies.logger
         let name = report.logName
-        switch ReportOutcome.classify(result, now: now) {
+        switch self.classify(result, now) {
         case .delivered:
             self.dependencies.onResult(nil)
             self.remove(report)

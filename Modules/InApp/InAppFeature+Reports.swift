@@ -1,0 +1,118 @@
+package import Foundation
+internal import JoryioConsent
+package import JoryioCore
+internal import JoryioFeature
+internal import JoryioKit
+
+/// What the app reports itself (callback mode, INAPP-33) and the documented in-app calls.
+extension InAppFeature {
+    /// The ids reports are made under now.
+    private var currentIdentity: InAppIdentity {
+        let identity = self.context.identity()
+        return InAppIdentity(
+            userId: identity.userId,
+            anonymousId: identity.anonymousId.isEmpty ? nil : identity.anonymousId,
+            deviceId: self.context.deviceId()
+        )
+    }
+
+    /// The delivery token of campaign `id`, as the last sync gave it (INAPP-63).
+    private func deliveryToken(of id: String) -> String? {
+        self.core.withLock { core in core.campaigns.first { $0.id == id }?.message.deliveryToken }
+    }
+
+    /// `trackInAppImpression(campaignId:action:elementId:)`: queued with the campaign's delivery
+    /// token (INAPP-63); data-collecting, so dropped while opted out or denied (INAPP-53).
+    package func appReported(campaignId: String, action: InAppReportAction, elementId: String?, at timestamp: Date) {
+        guard self.settings.config.enabled else {
+            self.dependencies.logger.debug("trackInAppImpression ignored: in-app messaging is disabled")
+            return
+        }
+        let token = self.deliveryToken(of: campaignId)
+        if token == nil {
+            self.dependencies.logger.warning(
+                "trackInAppImpression: no delivery token is known for campaign \"\(String(campaignId.prefix(64)))\"; "
+                    + "a server that requires tokens will refuse the report"
+            )
+        }
+        self.reports.record(
+            .track(
+                InAppTrackReport(
+                    messageId: self.context.identifiers.next(),
+                    campaignId: campaignId,
+                    action: action,
+                    elementId: elementId,
+                    deliveryToken: token,
+                    timestamp: timestamp,
+                    identity: self.currentIdentity
+                )
+            )
+        )
+    }
+
+    /// `submitInAppForm(campaignId:values:)` (INAPP-51, INAPP-53): the values the wire takes,
+    /// queued with the campaign's delivery token; the rest is logged.
+    package func submitForm(campaignId: String, values: [String: JSONValue], at timestamp: Date) {
+        guard self.settings.config.enabled else {
+            self.dependencies.logger.debug("submitInAppForm ignored: in-app messaging is disabled")
+            return
+        }
+        let (kept, dropped) = InAppFormSubmission.values(from: values)
+        for reason in dropped {
+            self.dependencies.logger.warning("submitInAppForm: a field left out: \(reason)")
+        }
+        self.reports.record(
+            .form(
+                InAppFormSubmission(
+                    messageId: self.context.identifiers.next(),
+                    campaignId: campaignId,
+                    values: kept,
+                    deliveryToken: self.deliveryToken(of: campaignId),
+                    timestamp: timestamp,
+                    identity: self.currentIdentity
+                )
+            )
+        )
+    }
+
+    /// `syncInAppCampaigns()` (INAPP-12): never rate-limited; `done` once it ended (at once when
+    /// in-app is off or collection is not allowed).
+    package func syncNow(done: @escaping @Sendable () -> Void) {
+        self.sync(.explicit, done: done)
+    }
+
+    /// A push tap syncs at once and may trigger push-tap campaigns (INAPP-11, PUSH-26).
+    package func pushTapped(trackingId: String?) {
+        self.sync(.pushTap)
+        self.occurred(.pushTap(trackingId: trackingId))
+    }
+
+    /// A silent sync push (INAPP-11, PUSH-25).
+    package func silentSyncPush(done: @escaping @Sendable () -> Void) {
+        self.sync(.silentPush, done: done)
+    }
+
+    /// `evaluateInAppCampaigns()` (INAPP-16): only with `enableDebug`; offers every synced
+    /// campaign now, as a sync would.
+    package func evaluate() {
+        guard self.settings.debug else {
+            self.dependencies.logger.warning(
+                "evaluateInAppCampaigns() is ignored unless the SDK was initialized with enableDebug: true"
+            )
+            return
+        }
+        let campaigns = self.campaigns
+        if !campaigns.isEmpty { self.offer(campaigns) }
+    }
+
+    /// `resetDisplayedCampaigns()` (INAPP-16, INAPP-47): only with `enableDebug`.
+    package func resetDisplayed() {
+        guard self.settings.debug else {
+            self.dependencies.logger.warning(
+                "resetDisplayedCampaigns() is ignored unless the SDK was initialized with enableDebug: true"
+            )
+            return
+        }
+        self.dependencies.logger.info("in-app displayed history cleared")
+    }
+}
