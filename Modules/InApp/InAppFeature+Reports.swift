@@ -87,9 +87,11 @@ extension InAppFeature {
         self.occurred(.pushTap(trackingId: trackingId))
     }
 
-    /// A silent sync push (INAPP-11, PUSH-25).
-    package func silentSyncPush(done: @escaping @Sendable () -> Void) {
-        self.sync(.silentPush, done: done)
+    /// A push asked for a sync (a silent sync push or a tap, INAPP-11, PUSH-25, PUSH-26): at
+    /// once; `done` tells whether the campaigns changed.
+    package func syncForPush(done: @escaping @Sendable (_ changed: Bool) -> Void) {
+        let before = self.campaigns
+        self.sync(.silentPush) { [self] in done(self.campaigns != before) }
     }
 
     /// `evaluateInAppCampaigns()` (INAPP-16): only with `enableDebug`; offers every synced
