@@ -166,7 +166,7 @@ private let c = DisplayFixture.c
         #expect(machine.handle(.closed(campaignId: "a", at: at(1001))).effects.isEmpty)
     }
 
-    @Test("INAPP-58, OPTOUT-12: an opt-out before the second takes it down and reports nothing, then or later")
+    @Test("INAPP-58: an opt-out before the second takes it down and reports nothing, then or later")
     func optOutBeforeDwell() {
         var machine = DisplayFixture.shown()
         #expect(machine.handle(.privacyChanged(allowed: false, at: at(500))).effects == ["takeDown:a"])
@@ -535,7 +535,7 @@ private let c = DisplayFixture.c
     }
 
     @Test(
-        "INAPP-31, IDENT-19, OPTOUT-12, CONSENT-14: a different identify, an opt-out or any consent change cancels it"
+        "INAPP-31: a different identify, an opt-out or any consent change cancels it"
     )
     func delayCancelled() {
         let inputs: [DisplayInput] = [

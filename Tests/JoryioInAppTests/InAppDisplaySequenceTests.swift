@@ -138,6 +138,9 @@ import Testing
                     if report == .displayed {
                         displayedReports += 1
                         try self.checkDisplayed(campaign, input: input)
+                    } else if self.isDelegateCall(input) {
+                        // INAPP-58: on the SDK's paths, displayed comes first.
+                        try self.check(self.screenCounted, "\(report.rawValue) before displayed")
                     }
                 case .present(let campaign), .deliverToCallback(let campaign):
                     try self.check(self.allowed && !self.isDisallowing(input), "shown while not allowed")
@@ -184,6 +187,13 @@ import Testing
                 "the history changed by other than the displayed reports"
             )
             try self.applyToModel(input)
+        }
+
+        func isDelegateCall(_ input: DisplayInput) -> Bool {
+            switch input {
+            case .clicked, .closed, .removed: return true
+            default: return false
+            }
         }
 
         func isDisallowing(_ input: DisplayInput) -> Bool {
