@@ -28,6 +28,12 @@ package struct InAppFrequency: Sendable, Equatable, Codable {
         package var count: Int
         /// Its most recent display dates, oldest first.
         package var dates: [Date]
+
+        /// Creates a record.
+        package init(count: Int, dates: [Date]) {
+            self.count = count
+            self.dates = dates
+        }
     }
 
     /// Why a campaign may not be shown now.
@@ -90,6 +96,32 @@ package struct InAppFrequency: Sendable, Equatable, Codable {
         self.campaigns = [:]
         self.total = 0
         self.recent = []
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case campaigns, total, recent
+    }
+
+    /// Decodes a stored history, made consistent whatever the store held: dates sorted and trimmed
+    /// to the bounds, counts no lower than the dates kept, at most ``maxCampaigns`` campaigns.
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        var campaigns = try container.decode([String: Record].self, forKey: .campaigns)
+        for (id, record) in campaigns {
+            let dates = Array(record.dates.sorted().suffix(Self.maxDatesPerCampaign))
+            campaigns[id] = Record(count: max(record.count, record.dates.count), dates: dates)
+        }
+        if campaigns.count > Self.maxCampaigns {
+            let kept = campaigns.sorted {
+                ($0.value.dates.last ?? .distantPast, $0.key) > ($1.value.dates.last ?? .distantPast, $1.key)
+            }
+            .prefix(Self.maxCampaigns)
+            campaigns = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
+        }
+        let recent = try container.decode([Date].self, forKey: .recent)
+        self.campaigns = campaigns
+        self.recent = Array(recent.sorted().suffix(Self.maxRecentDisplays))
+        self.total = max(try container.decode(Int.self, forKey: .total), recent.count)
     }
 
     /// Whether nothing was ever recorded (or it was cleared).

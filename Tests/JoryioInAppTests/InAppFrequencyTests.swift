@@ -162,6 +162,27 @@ import Testing
         #expect(history.whyNotEligible(Self.campaign(max: 1), rules: .none, now: Self.at(8)) == nil)
     }
 
+    @Test(
+        "INAPP-47: a stored history is made consistent when read: dates sorted and trimmed, counts at least the dates"
+    )
+    func decodeNormalizes() throws {
+        let late = Self.at(9000).timeIntervalSinceReferenceDate
+        let early = Self.at(1000).timeIntervalSinceReferenceDate
+        let many = (0..<50).map { Self.at($0).timeIntervalSinceReferenceDate }
+        let json = """
+            {"campaigns": {"a": {"count": 0, "dates": [\(late), \(early)]}, "b": {"count": 1, "dates": \(many)}},
+             "total": 0, "recent": [\(late), \(early)]}
+            """
+        let history = try JSONDecoder().decode(InAppFrequency.self, from: Data(json.utf8))
+        #expect(history.campaigns["a"] == .init(count: 2, dates: [Self.at(1000), Self.at(9000)]))
+        #expect(history.campaigns["b"]?.dates.count == InAppFrequency.maxDatesPerCampaign)
+        #expect(history.campaigns["b"]?.count == 50)
+        #expect(history.recent == [Self.at(1000), Self.at(9000)] && history.total == 2)
+        // The workspace delay counts from the latest display, not the last one stored.
+        let rules = InAppContactRules(minDelayBetweenMessages: 10)
+        #expect(history.whyNotEligible(Self.campaign("c"), rules: rules, now: Self.at(18_999)) != nil)
+    }
+
     @Test("INAPP-47: bounded: dates per campaign and across campaigns, campaigns; lifetime counts stay exact")
     func bounded() {
         var history = InAppFrequency()
