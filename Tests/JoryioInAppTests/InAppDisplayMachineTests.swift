@@ -367,6 +367,26 @@ private let c = DisplayFixture.c
         #expect(allowHtml || actions.logs.contains { $0.contains("HTML campaign skipped") })
     }
 
+    @Test("the callback receives its message whether or not the app is active (the app's UI decides)")
+    func callbackWhileInactive() {
+        var machine = DisplayFixture.machine(active: false, callback: .native)
+        #expect(machine.handle(.ready(a, at: at(0))).effects == ["deliver:a"])
+    }
+
+    @Test("INAPP-21, INAPP-37: the settings follow InAppConfig; the queue numbers are the decided ones (GAP-75)")
+    func settingsFromConfig() {
+        let settings = InAppDisplayMachine.Settings(
+            InAppConfig(allowHtmlJsInAppMessages: true, holdInAppMessagesForHandler: true)
+        )
+        #expect(settings.allowHtml && settings.holdForHandler)
+        #expect(settings.queueCapacity == 10 && settings.queueExpiry == 60)
+        #expect(InAppDisplayMachine.Settings.dwell == 1.0)
+        #expect(InAppDisplayMachine.Settings.callbackRelease == 30)
+        #expect(InAppDisplayMachine.Settings.displayedHold == 300)
+        let defaults = InAppDisplayMachine.Settings(InAppConfig())
+        #expect(!defaults.allowHtml && !defaults.holdForHandler)
+    }
+
     @Test("INAPP-32: capabilities parse from the documented strings")
     func capabilities() {
         let parsed = InAppCallbackCapabilities.parse(["content.native", "content.html", "content.video"])
