@@ -27,8 +27,9 @@ extension InAppDisplayMachine {
         case onMessageDismiss(InAppMessage)
         /// Store the displayed history (INAPP-47). Emitted once per input, after it changed.
         case persistHistory(InAppFrequency)
-        /// Feed ``Input/tick(at:)`` at `at` (engine time). Not emitted again while an earlier
-        /// wake-up is pending; extra ticks are harmless.
+        /// Feed ``Input/tick(at:)`` at `at` (engine time), or later, never earlier. Not emitted
+        /// again while an earlier wake-up is pending, except after a tick (which re-arms the next
+        /// one); extra ticks are harmless.
         case wakeUp(at: Date)
         /// Log `message` at `level`.
         case log(LogLevel, String)

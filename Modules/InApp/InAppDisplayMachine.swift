@@ -89,7 +89,7 @@ package struct InAppDisplayMachine: Sendable, Equatable {
         if self.history != before {
             actions.append(.persistHistory(self.history))
         }
-        actions += self.wakeUp()
+        actions += self.wakeUp(after: input)
         return actions
     }
 
@@ -100,13 +100,13 @@ package struct InAppDisplayMachine: Sendable, Equatable {
         var actions: [Action] = []
         switch self.slot {
         case .onScreen(var shown):
-            if !shown.counted, let since = shown.activeSince, self.now >= since + Settings.dwell {
+            if !shown.counted, let since = shown.activeSince, self.reached(since + Settings.dwell) {
                 actions += self.count(&shown, at: since + Settings.dwell)
                 self.slot = .onScreen(shown)
             }
         case .callback(let handed):
             if let displayedAt = handed.displayedAt {
-                if self.now >= displayedAt + Settings.displayedHold {
+                if self.reached(displayedAt + Settings.displayedHold) {
                     self.slot = .free
                     actions.append(
                         .log(
@@ -115,7 +115,7 @@ package struct InAppDisplayMachine: Sendable, Equatable {
                         )
                     )
                 }
-            } else if self.now >= handed.deliveredAt + Settings.callbackRelease {
+            } else if self.reached(handed.deliveredAt + Settings.callbackRelease) {
                 self.slot = .free
                 actions.append(
                     .log(.info, "in-app \(handed.campaign.id): no report from the callback in 30 s; slot released")
@@ -124,12 +124,18 @@ package struct InAppDisplayMachine: Sendable, Equatable {
         case .free, .held, .presenting:
             break
         }
-        let due = self.delayed.filter { $0.dueAt <= self.now }.sorted { $0.dueAt < $1.dueAt }
-        self.delayed.removeAll { $0.dueAt <= self.now }
+        let due = self.delayed.filter { self.reached($0.dueAt) }.sorted { $0.dueAt < $1.dueAt }
+        let now = self.now
+        self.delayed.removeAll { InAppFrequency.reached($0.dueAt, at: now) }
         for item in due {
             actions += self.enqueue(Entry(campaign: item.campaign, readyAt: item.dueAt))
         }
         return actions
+    }
+
+    /// Whether `deadline` is reached at ``now``, to the millisecond.
+    private func reached(_ deadline: Date) -> Bool {
+        InAppFrequency.reached(deadline, at: self.now)
     }
 
     /// The next moment something happens by itself.
@@ -151,9 +157,15 @@ package struct InAppDisplayMachine: Sendable, Equatable {
         return dates.min()
     }
 
-    /// Asks for a tick at the next deadline unless one at or before it is pending.
-    private mutating func wakeUp() -> [Action] {
-        self.pendingWakeUps.removeAll { $0 <= self.now }
+    /// Asks for a tick at the next deadline unless one at or before it is pending. A tick re-arms:
+    /// the wake-ups asked for before it are forgotten, so a tick that came early (not reaching its
+    /// deadline) asks again instead of leaving the machine waiting for an input.
+    private mutating func wakeUp(after input: Input) -> [Action] {
+        if case .tick = input {
+            self.pendingWakeUps.removeAll()
+        }
+        let now = self.now
+        self.pendingWakeUps.removeAll { InAppFrequency.reached($0, at: now) }
         guard let deadline = self.nextDeadline, !self.pendingWakeUps.contains(where: { $0 <= deadline }) else {
             return []
         }
@@ -235,7 +247,7 @@ package struct InAppDisplayMachine: Sendable, Equatable {
     /// Whether a message held back by `reason` may wait in the queue for it to lift.
     private func mayWait(for reason: InAppFrequency.Reason, readyAt: Date) -> Bool {
         guard let until = reason.until else { return false }
-        return until < readyAt + self.settings.queueExpiry
+        return !InAppFrequency.reached(readyAt + self.settings.queueExpiry, at: until)
     }
 
     /// Puts `entry` in the queue by the time it became ready (RMQ-4, RMQ-6).
@@ -411,7 +423,7 @@ package struct InAppDisplayMachine: Sendable, Equatable {
                 self.queue.removeAll()
                 break
             }
-            if self.now >= head.readyAt + self.settings.queueExpiry {
+            if self.reached(head.readyAt + self.settings.queueExpiry) {
                 self.queue.removeFirst()
                 actions.append(.log(.debug, "in-app \(campaign.id): dropped, it waited too long for the screen"))
                 continue

@@ -13,9 +13,10 @@ package import Foundation
 ///   relaunches, and a message left on screen for minutes does not push the next one further away;
 /// - a campaign past its `expiresAt` is never eligible.
 ///
-/// Boundaries, to the millisecond: a display at `t` is inside a window of `w` seconds while
-/// `now < t + w`; an interval of `i` seconds has passed once `now >= t + i`; a campaign expires
-/// once `now >= expiresAt`. A `maxImpressions` of 0 or less blocks every display.
+/// Boundaries, to the millisecond (``reached(_:at:)``): a display at `t` is inside a window of `w`
+/// seconds until `t + w` is reached; an interval of `i` seconds has passed once `t + i` is reached;
+/// a campaign expires once `expiresAt` is reached. A `maxImpressions` of 0 or less blocks every
+/// display.
 ///
 /// Bounded (INAPP-47): per campaign the lifetime count and the last ``maxDatesPerCampaign``
 /// display dates; across campaigns the lifetime count and the last ``maxRecentDisplays`` dates; at
@@ -136,7 +137,7 @@ package struct InAppFrequency: Sendable, Equatable, Codable {
     /// when it may (INAPP-45). Checked in this order: expiry, the campaign's cap, its interval, the
     /// workspace's cap, the workspace's delay.
     package func whyNotEligible(_ campaign: InAppCampaign, rules: InAppContactRules, now: Date) -> Reason? {
-        if let expiresAt = campaign.expiresAt, now >= expiresAt {
+        if let expiresAt = campaign.expiresAt, Self.reached(expiresAt, at: now) {
             return .expired(expiresAt)
         }
         let record = self.campaigns[campaign.id] ?? Record(count: 0, dates: [])
@@ -146,7 +147,7 @@ package struct InAppFrequency: Sendable, Equatable, Codable {
         {
             return .campaignCap(maxImpressions: max, window: caps.window, until: until.date)
         }
-        if let interval = caps.minInterval, let last = record.dates.last, now < last + interval {
+        if let interval = caps.minInterval, let last = record.dates.last, !Self.reached(last + interval, at: now) {
             return .campaignInterval(until: last + interval)
         }
         if let max = rules.maxImpressions,
@@ -154,7 +155,9 @@ package struct InAppFrequency: Sendable, Equatable, Codable {
         {
             return .workspaceCap(maxImpressions: max, window: rules.window, until: until.date)
         }
-        if let delay = rules.minDelayBetweenMessages, let last = self.recent.last, now < last + delay {
+        if let delay = rules.minDelayBetweenMessages, let last = self.recent.last,
+            !Self.reached(last + delay, at: now)
+        {
             return .workspaceDelay(until: last + delay)
         }
         return nil
@@ -172,7 +175,7 @@ package struct InAppFrequency: Sendable, Equatable, Codable {
             return count >= max ? Blocked(date: nil) : nil
         }
         // Dates in the future (a clock set back) count as inside the window: the cautious side.
-        let inside = dates.filter { now < $0 + window }
+        let inside = dates.filter { !Self.reached($0 + window, at: now) }
         guard inside.count >= max else { return nil }
         // Eligible again once enough of them have left the window for one more to fit.
         return Blocked(date: inside[inside.count - max] + window)
@@ -195,6 +198,13 @@ package struct InAppFrequency: Sendable, Equatable, Codable {
                 self.campaigns[oldest.key] = nil
             }
         }
+    }
+
+    /// Whether `deadline` is reached at `now`, at millisecond resolution: within half a millisecond
+    /// counts, so a date computed another way (a scheduler adding seconds to its own clock) one
+    /// rounding step early still reaches it, and 999 ms never reaches 1000 ms.
+    package static func reached(_ deadline: Date, at now: Date) -> Bool {
+        deadline.timeIntervalSince(now) < 0.000_5
     }
 
     /// Forgets everything: `reset()`, `wipeData()` and `resetDisplayedCampaigns()` (INAPP-47).

@@ -38,6 +38,18 @@ private let c = DisplayFixture.c
         }
     }
 
+    @Test("to the millisecond: a tick a rounding step early reaches the deadline; an early tick asks again")
+    func millisecondResolution() {
+        var machine = DisplayFixture.shown()
+        // 0.1 ms early: the deadline is reached (a scheduler's own arithmetic may land there).
+        #expect(machine.handle(.tick(at: at(1000).addingTimeInterval(-0.000_1))).reports == ["displayed:a"])
+        var early = DisplayFixture.shown()
+        let actions = early.handle(.tick(at: at(998)))
+        #expect(actions.reports.isEmpty)
+        #expect(actions.wakeUps == [at(1000)])  // re-armed: nothing waits for another input
+        #expect(early.handle(.tick(at: at(1000))).reports == ["displayed:a"])
+    }
+
     @Test("INAPP-59: backgrounded at 500 ms, the second starts over when the app returns")
     func backgroundRestartsTheSecond() {
         var machine = DisplayFixture.shown()
