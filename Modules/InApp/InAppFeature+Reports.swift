@@ -28,13 +28,16 @@ extension InAppFeature {
             self.dependencies.logger.debug("trackInAppImpression ignored: in-app messaging is disabled")
             return
         }
-        let token = self.deliveryToken(of: campaignId)
-        if token == nil {
-            self.dependencies.logger.warning(
-                "trackInAppImpression: no delivery token is known for campaign \"\(String(campaignId.prefix(64)))\"; "
-                    + "a server that requires tokens will refuse the report"
-            )
+        // A campaign the SDK knows goes through the display rules: in callback mode the app's
+        // own `displayed` is what counts (INAPP-34, INAPP-35).
+        if let campaign = self.campaigns.first(where: { $0.id == campaignId }) {
+            self.feed { .appReport(action, campaign: campaign, elementId: elementId, at: $0) }
+            return
         }
+        self.dependencies.logger.warning(
+            "trackInAppImpression: campaign \"\(String(campaignId.prefix(64)))\" is not among the synced campaigns, "
+                + "so no delivery token is known; a server that requires tokens will refuse the report"
+        )
         self.reports.record(
             .track(
                 InAppTrackReport(
@@ -42,7 +45,7 @@ extension InAppFeature {
                     campaignId: campaignId,
                     action: action,
                     elementId: elementId,
-                    deliveryToken: token,
+                    deliveryToken: nil,
                     timestamp: timestamp,
                     identity: self.currentIdentity
                 )
@@ -104,6 +107,7 @@ extension InAppFeature {
             return
         }
         let campaigns = self.campaigns
+        self.core.withLock { $0.offered += campaigns.map(\.id) }
         if !campaigns.isEmpty { self.offer(campaigns) }
     }
 
@@ -115,6 +119,7 @@ extension InAppFeature {
             )
             return
         }
+        self.feed { .clearHistory(at: $0) }
         self.dependencies.logger.info("in-app displayed history cleared")
     }
 }

@@ -80,10 +80,12 @@ extension InAppFeature {
                 logger.debug("in-app sync answer dropped: the person changed while it was on the wire")
                 return
             }
-            self.core.withLock { core in
+            let rules = self.core.withLock { core -> InAppContactRules in
                 core.campaigns = answer.campaigns
                 if let rules = answer.contactRules { core.rules = rules }
+                return core.rules
             }
+            self.feed { .contactRules(rules, at: $0) }
             logger.debug("in-app sync: \(answer.campaigns.count) campaigns")
             self.occurred(.synced)
         case .unusable(let problem):
@@ -123,11 +125,8 @@ extension InAppFeature {
         }
         guard !triggered.isEmpty else { return }
         self.dependencies.logger.debug("in-app: \(triggered.count) campaigns triggered")
+        self.core.withLock { $0.offered += triggered.map(\.id) }
         self.offer(triggered)
     }
 
-    /// The campaigns eligible now, in order.
-    func offer(_ campaigns: [InAppCampaign]) {
-        self.core.withLock { $0.offered += campaigns.map(\.id) }
-    }
 }

@@ -51,9 +51,12 @@ package final class InAppFeature: EngineFeature {
         var syncAgain: InAppSyncPolicy.Reason?
         /// `syncInAppCampaigns()` calls waiting for the sync on the wire (or the next) to end.
         var syncWaiters: [@Sendable () -> Void] = []
-        /// Campaign ids handed to the display rules, oldest first (until the display machine is
-        /// wired, the record of what became eligible).
+        /// Campaign ids handed to the display machine, oldest first (diagnostics and tests).
         var offered: [String] = []
+        /// The display rules, made at the launch's first privacy state.
+        var machine: InAppDisplayMachine?
+        /// The built-in presenter once looked for (`.some(nil)`: not linked).
+        var discovered: (any InAppMessagePresenter)??
     }
 
     /// The settings.
@@ -62,6 +65,8 @@ package final class InAppFeature: EngineFeature {
     let core: Locked<Core>
     let requests: InAppRequestBuilder
     let dependencies: ChannelDependencies
+    /// What display needs from the OS.
+    package let platform: any InAppPlatform
     /// Reports and form submissions waiting for the server.
     package let reports: ReportQueue<InAppQueuedReport>
 
@@ -72,9 +77,11 @@ package final class InAppFeature: EngineFeature {
         settings: Settings,
         requests: InAppRequestBuilder,
         reportBuilder: ReportRequestBuilder,
-        queue: ReportQueue<InAppQueuedReport>.Settings
+        queue: ReportQueue<InAppQueuedReport>.Settings,
+        platform: any InAppPlatform = NoInAppPlatform()
     ) {
         self.context = context
+        self.platform = platform
         self.settings = settings
         self.requests = requests
         self.dependencies = context.channelDependencies("in-app")
@@ -114,14 +121,19 @@ package final class InAppFeature: EngineFeature {
         self.core.withLock { $0.presenter }
     }
 
-    /// `setInAppMessageCallback(_:capabilities:)` (INAPP-32).
+    /// `setInAppMessageCallback(_:capabilities:)` (INAPP-32): a held message is handed over now
+    /// (INAPP-38).
     package func setCallback(_ callback: Callback) {
         self.core.withLock { $0.callback = callback }
+        let capabilities = InAppCallbackCapabilities.parse(Array(callback.capabilities)).capabilities
+        self.feed { .callbackSet(capabilities, at: $0) }
     }
 
-    /// `clearInAppMessageCallback()` (INAPP-39): display goes back to the SDK's renderer.
+    /// `clearInAppMessageCallback()` (INAPP-39): display goes back to the SDK's renderer; a held
+    /// message is drawn now.
     package func clearCallback() {
         self.core.withLock { $0.callback = nil }
+        self.feed { .callbackCleared(at: $0) }
     }
 
     /// The callback the app set, if any.
@@ -156,8 +168,12 @@ package final class InAppFeature: EngineFeature {
             }
             self.reports.privacyChanged(privacy.allowsCollection)
             if first {
+                self.startDisplay(allowed: privacy.allowsCollection)
                 self.sync(.launch)
-            } else if privacy.allowsCollection {
+                return
+            }
+            self.feed { .privacyChanged(allowed: privacy.allowsCollection, at: $0) }
+            if privacy.allowsCollection {
                 let now = self.context.clock.now()
                 if self.core.withLock({ $0.policy.collectionAllowed(now: now) }) == .sync { self.startSync(.resumed) }
             }
@@ -173,10 +189,19 @@ package final class InAppFeature: EngineFeature {
     package func identityChanged(_ change: IdentityChange) {
         self.core.withLock { $0.attributes.clear() }
         switch change {
-        case .identified(let previous, let current) where previous != current: self.sync(.identify)
-        case .identified: break
-        case .reset: self.sync(.reset)
-        case .wiped: break
+        case .identified(let previous, let current) where previous != current:
+            self.feed { .userChanged(at: $0) }
+            self.sync(.identify)
+        case .identified:
+            break
+        case .reset:
+            // reset() clears the in-app state, the displayed history included (INAPP-47).
+            self.feed { .userChanged(at: $0) }
+            self.feed { .clearHistory(at: $0) }
+            self.sync(.reset)
+        case .wiped:
+            self.feed { .userChanged(at: $0) }
+            self.feed { .clearHistory(at: $0) }
         }
     }
 
@@ -189,9 +214,11 @@ package final class InAppFeature: EngineFeature {
     package func lifecycle(_ event: LifecycleEvent) {
         switch event {
         case .foreground:
+            self.feed { .appActive(true, at: $0) }
             self.reports.trigger()
             self.sync(.foreground)
         case .background:
+            self.feed { .appActive(false, at: $0) }
             self.reports.sendIfDue()
         case .terminate:
             break

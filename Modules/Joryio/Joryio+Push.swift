@@ -132,7 +132,8 @@ extension FeatureCatalog {
     package static func joryio(
         push platform: any PushPlatform,
         environment: APNsEnvironment = .current,
-        bundleId: String? = Bundle.main.bundleIdentifier
+        bundleId: String? = Bundle.main.bundleIdentifier,
+        inApp inAppPlatform: any InAppPlatform = FeatureCatalog.liveInAppPlatform
     ) -> FeatureCatalog {
         FeatureCatalog.analytics.adding { setup in
             [
@@ -177,11 +178,21 @@ extension FeatureCatalog {
                             timeout: setup.config.requestTimeout,
                             gzip: setup.gzip
                         ),
-                        queue: .init(backoff: setup.backoff, maxRetries: setup.config.maxRetries)
+                        queue: .init(backoff: setup.backoff, maxRetries: setup.config.maxRetries),
+                        platform: inAppPlatform
                     )
                 },
             ]
         }
+    }
+
+    /// The OS's in-app display: UIKit on iOS, none elsewhere.
+    package static var liveInAppPlatform: any InAppPlatform {
+        #if canImport(UIKit) && !os(watchOS)
+        UIKitInAppPlatform()
+        #else
+        NoInAppPlatform()
+        #endif
     }
 
     /// The OS's push services: UserNotifications and UIKit on iOS, none elsewhere.

@@ -198,3 +198,151 @@ import Testing
         #expect(self.feature(debug)?.offered == ["sale", "vip"])
     }
 }
+
+/// A scriptable in-app platform: active or not, records what the SDK asked for, answers `present`
+/// as told, and never runs UI code.
+final class FakeInAppPlatform: InAppPlatform, @unchecked Sendable {
+    private let state = Locked<(active: Bool, shows: Bool, calls: [String])>((true, true, []))
+    var calls: [String] { self.state.value.calls }
+    var isActive: Bool { self.state.value.active }
+    func setActive(_ active: Bool) { self.state.withLock { $0.active = active } }
+    func setShows(_ shows: Bool) { self.state.withLock { $0.shows = shows } }
+    func present(
+        _ message: InAppMessage,
+        with presenter: (any InAppMessagePresenter)?,
+        delegate: any InAppMessageViewDelegate,
+        completion: @escaping @Sendable (Bool) -> Void
+    ) {
+        let shows = self.state.withLock { state -> Bool in
+            state.calls.append("present \(message.id)\(presenter == nil ? " (no presenter)" : "")")
+            return state.shows && presenter != nil
+        }
+        completion(shows)
+    }
+    func takeDown(_ message: InAppMessage) { self.state.withLock { $0.calls.append("takeDown \(message.id)") } }
+    func deliver(_ message: InAppMessage, to callback: @escaping @MainActor @Sendable (InAppMessage) -> Void) {
+        self.state.withLock { $0.calls.append("deliver \(message.id)") }
+    }
+    func runOnMain(_ hook: @escaping @MainActor @Sendable () -> Void) {
+        self.state.withLock { $0.calls.append("hook") }
+    }
+    func discoverPresenter() -> (any InAppMessagePresenter)? { nil }
+}
+
+/// A presenter the fake platform never calls (it answers for it).
+final class StubPresenter: InAppMessagePresenter {
+    @MainActor
+    func present(
+        campaign: InAppMessage,
+        in viewController: InAppPresentationContext,
+        delegate: any InAppMessageViewDelegate
+    )
+        -> Bool
+    { true }
+}
+
+/// Display through the SDK (issue 16): the machine's decisions carried out on a fake platform.
+@Suite struct InAppDisplayThroughSDKTests {
+    private func sdk(_ platform: FakeInAppPlatform) -> (TestSDK, RespondingTransport) {
+        let transport = InAppFeatureTests.transport()
+        let sdk = TestSDK(transport: transport, features: .joryio(push: NoPushPlatform(), inApp: platform))
+        return (sdk, transport)
+    }
+
+    private func reports(_ transport: RespondingTransport) -> [String] {
+        transport.requests.filter { $0.url.path.hasSuffix("/v1/in-app/track") }.compactMap { request in
+            guard let json = request.json else { return nil }
+            return
+                "\(json["action"]?.stringValue ?? "?") \(json["campaignId"]?.stringValue ?? "?") \(json["deliveryToken"]?.stringValue ?? "no token")"
+        }
+    }
+
+    @Test(
+        "INAPP-30 / INAPP-56 / INAPP-62: a presenter's message is reported displayed after 1 s on screen, with its token; a tap after it"
+    )
+    func presenterPath() throws {
+        let platform = FakeInAppPlatform()
+        let (sdk, transport) = self.sdk(platform)
+        sdk.joryio.inAppPresenter = StubPresenter()
+        sdk.start()
+        sdk.track(["Product Viewed"])
+        #expect(platform.calls == ["present sale"])
+        sdk.advance(to: 0.999)
+        #expect(self.reports(transport).isEmpty, "not yet counted")
+        sdk.advance(to: 1.001)
+        #expect(self.reports(transport) == ["displayed sale tok-sale"])
+        let feature = try #require(sdk.joryio.feature(InAppFeature.self))
+        // What the presenter's delegate does: the events reach the feature on the engine.
+        sdk.scheduler.enqueue { feature.viewEvent(campaignId: "sale", clicked: "shop") }
+        sdk.scheduler.enqueue { feature.viewEvent(campaignId: "sale", clicked: nil) }
+        sdk.scheduler.runUntilIdle()
+        #expect(
+            self.reports(transport) == ["displayed sale tok-sale", "clicked sale tok-sale", "dismissed sale tok-sale"]
+        )
+    }
+
+    @Test(
+        "INAPP-58 / INAPP-60: a close before the dwell second reports displayed first; a message removed earlier reports nothing"
+    )
+    func earlyClose() throws {
+        let platform = FakeInAppPlatform()
+        let (sdk, transport) = self.sdk(platform)
+        sdk.joryio.inAppPresenter = StubPresenter()
+        sdk.start()
+        sdk.track(["Product Viewed"])
+        sdk.advance(to: 0.5)
+        let feature = try #require(sdk.joryio.feature(InAppFeature.self))
+        sdk.scheduler.enqueue { feature.viewEvent(campaignId: "sale", clicked: nil) }
+        sdk.scheduler.runUntilIdle()
+        #expect(self.reports(transport) == ["displayed sale tok-sale", "dismissed sale tok-sale"])
+    }
+
+    @Test(
+        "INAPP-41 / RMQ-5: without a presenter nothing is shown, the warning is logged, and nothing is reported or counted"
+    )
+    func noPresenter() {
+        let platform = FakeInAppPlatform()
+        let (sdk, transport) = self.sdk(platform)
+        sdk.start()
+        sdk.track(["Product Viewed"])
+        sdk.advance(to: 5)
+        #expect(platform.calls == ["present sale (no presenter)"])
+        #expect(sdk.messages(at: .warning).contains { $0.contains("No in-app presenter found") })
+        #expect(self.reports(transport).isEmpty)
+    }
+
+    @Test(
+        "INAPP-32 / INAPP-34: in callback mode the message goes to the callback, and only the app's own displayed is sent"
+    )
+    func callbackMode() {
+        let platform = FakeInAppPlatform()
+        let (sdk, transport) = self.sdk(platform)
+        sdk.joryio.setInAppMessageCallback({ _ in }, capabilities: ["content.native"])
+        sdk.start()
+        sdk.track(["Product Viewed"])
+        sdk.advance(to: 5)
+        #expect(platform.calls == ["deliver sale"])
+        #expect(self.reports(transport).isEmpty, "nothing until the app reports")
+        sdk.joryio.trackInAppImpression(campaignId: "sale", action: "displayed")
+        sdk.joryio.trackInAppImpression(campaignId: "sale", action: "dismissed")
+        sdk.scheduler.runUntilIdle()
+        #expect(self.reports(transport) == ["displayed sale tok-sale", "dismissed sale tok-sale"])
+    }
+
+    @Test("INAPP-57: nothing is presented while the app is not active; it is once the app returns")
+    func waitsForActive() {
+        let platform = FakeInAppPlatform()
+        platform.setActive(false)
+        let (sdk, _) = self.sdk(platform)
+        sdk.joryio.inAppPresenter = StubPresenter()
+        sdk.start()
+        sdk.joryio.applicationDidEnterBackground()
+        sdk.track(["Product Viewed"])
+        sdk.advance(to: 5)
+        #expect(platform.calls.isEmpty)
+        platform.setActive(true)
+        sdk.joryio.applicationWillEnterForeground()
+        sdk.advance(to: 10)
+        #expect(platform.calls == ["present sale"])
+    }
+}

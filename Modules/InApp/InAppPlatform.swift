@@ -1,0 +1,91 @@
+internal import Foundation
+public import JoryioKit
+
+/// What in-app display needs from the OS (issue 16): presenting on the main thread while the app
+/// is active, taking a message down, calling the app's callback and hooks on the main thread, and
+/// finding the built-in presenter. Every decision is the display machine's; the live adapter only
+/// carries them out, and a scriptable fake stands in for it in tests and on Linux.
+public protocol InAppPlatform: Sendable {
+    /// Whether the app is active now (INAPP-57, INAPP-59).
+    var isActive: Bool { get }
+
+    /// Shows `message` with `presenter` on the main thread once the top view controller is stable
+    /// (INAPP-57), and calls `completion` once, on any thread, with whether it is on screen
+    /// (INAPP-30). `presenter` is `nil` when none was assigned or discovered: answer `false`.
+    func present(
+        _ message: InAppMessage,
+        with presenter: (any InAppMessagePresenter)?,
+        delegate: any InAppMessageViewDelegate,
+        completion: @escaping @Sendable (Bool) -> Void
+    )
+
+    /// Takes `message` off the screen (a user change or an opt-out while it shows).
+    func takeDown(_ message: InAppMessage)
+
+    /// Hands `message` to the app's callback on the main thread (INAPP-32).
+    func deliver(_ message: InAppMessage, to callback: @escaping @MainActor @Sendable (InAppMessage) -> Void)
+
+    /// Runs an `InAppConfig` hook on the main thread (INAPP-49).
+    func runOnMain(_ hook: @escaping @MainActor @Sendable () -> Void)
+
+    /// The built-in presenter, found by class name (INAPP-40): `JoryioUI.DefaultInAppMessagePresenter`,
+    /// then `Joryio.DefaultInAppMessagePresenter`; `nil` when neither is linked.
+    func discoverPresenter() -> (any InAppMessagePresenter)?
+}
+
+/// In-app display where there is no UI (Linux, a server, a command-line tool): the app is never
+/// active, so nothing is presented; the app's callback and hooks run on the main actor when it
+/// runs.
+public struct NoInAppPlatform: InAppPlatform {
+    /// Creates it.
+    public init() {}
+
+    /// Never active.
+    public var isActive: Bool { false }
+
+    /// Nothing to present on: not shown.
+    public func present(
+        _ message: InAppMessage,
+        with presenter: (any InAppMessagePresenter)?,
+        delegate: any InAppMessageViewDelegate,
+        completion: @escaping @Sendable (Bool) -> Void
+    ) {
+        completion(false)
+    }
+
+    /// Nothing on screen.
+    public func takeDown(_ message: InAppMessage) {}
+
+    /// On the main actor.
+    public func deliver(_ message: InAppMessage, to callback: @escaping @MainActor @Sendable (InAppMessage) -> Void) {
+        Task { @MainActor in callback(message) }
+    }
+
+    /// On the main actor.
+    public func runOnMain(_ hook: @escaping @MainActor @Sendable () -> Void) {
+        Task { @MainActor in hook() }
+    }
+
+    /// No built-in presenter here.
+    public func discoverPresenter() -> (any InAppMessagePresenter)? { nil }
+}
+
+/// What a presenter's delegate reports reaches the feature on the engine's executor.
+final class InAppViewEvents: InAppMessageViewDelegate {
+    private let handle: @Sendable (_ campaignId: String, _ clickedElement: String?) -> Void
+
+    /// Calls `handle` with the message's id and the element tapped (`nil`: dismissed).
+    init(_ handle: @escaping @Sendable (_ campaignId: String, _ clickedElement: String?) -> Void) {
+        self.handle = handle
+    }
+
+    @MainActor
+    func messageViewClicked(_ message: InAppMessage, action: String, url: URL?) {
+        self.handle(message.id, action)
+    }
+
+    @MainActor
+    func messageViewDidDismiss(_ message: InAppMessage) {
+        self.handle(message.id, nil)
+    }
+}
