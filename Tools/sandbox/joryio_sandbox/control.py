@@ -6,7 +6,7 @@ to script faults and inspect what the SDK sent.
 
 from __future__ import annotations
 
-from . import auth, dashboard
+from . import auth, dashboard, geozones
 from .routing import CONTROL_PREFIX, Request, Response, Router
 from .wire import WireError, canonical_size
 
@@ -97,7 +97,8 @@ def shutdown(request: Request) -> Response:
 def page(request: Request) -> Response:
     return Response(
         200,
-        raw=dashboard.render(request.app.state.requests(), request.app.state.profiles()),
+        raw=geozones.add_panel(
+            dashboard.render(request.app.state.requests(), request.app.state.profiles()), request.app.state),
         content_type="text/html; charset=utf-8",
         headers={"Content-Security-Policy": dashboard.CONTENT_SECURITY_POLICY},
     )

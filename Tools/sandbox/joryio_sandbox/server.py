@@ -30,7 +30,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Optional, Sequence
 from urllib.parse import parse_qs, urlsplit
 
-from . import attributes, auth, control, events, push, writes
+from . import attributes, auth, control, events, geozones, push, writes
 from .faults import FaultRule
 from .payload import BodyError, decode_payload, read_body
 from .routing import Request, Response, Router, is_control_path
@@ -44,7 +44,7 @@ URL_LINE_PREFIX = "JORYIO_SANDBOX_URL="
 
 # Modules that add routes; each exposes register(router). New endpoint
 # modules are added here.
-ROUTE_MODULES = (events, attributes, writes, push, control)
+ROUTE_MODULES = (events, attributes, writes, push, control, geozones)
 
 
 @dataclass(frozen=True)
