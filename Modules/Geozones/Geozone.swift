@@ -13,7 +13,7 @@ package struct Geozone: Sendable, Equatable, Hashable {
     package var radius: Double
 
     /// Radii the SDK monitors: below 100 m iOS region monitoring is not reliable, so smaller radii
-    /// are raised to 100 m; above 50 km a zone is refused (GAP-73).
+    /// are raised to 100 m; above 50 km a zone is refused (GAP-92).
     package static let radiusRange: ClosedRange<Double> = 100...50_000
 
     /// A zone as given (tests); ``GeozoneList/parse(_:)`` checks what the server sends.
@@ -32,9 +32,9 @@ package struct Geozone: Sendable, Equatable, Hashable {
 
 /// The body of `GET /v1/geozones`, checked (protocol.md "Geozones").
 package struct GeozoneList: Sendable, Equatable {
-    /// At most this many zones are kept, in the server's order; the rest are ignored (GAP-73).
+    /// At most this many zones are kept, in the server's order; the rest are ignored (GAP-92).
     package static let maxZones = 1000
-    /// Bounds of `refreshAfter` in seconds, and its default (GAP-73).
+    /// Bounds of `refreshAfter` in seconds, and its default (GAP-92).
     package static let refreshAfterRange: ClosedRange<Double> = 3600...604_800
     /// `refreshAfter` when the server sends none.
     package static let defaultRefreshAfter: TimeInterval = 86_400

@@ -1,4 +1,4 @@
-/// Which zones to hand to the OS, and when to choose again (GAP-71).
+/// Which zones to hand to the OS, and when to choose again (GAP-90).
 ///
 /// iOS monitors at most 20 regions per app, so the SDK monitors the ``limit`` zones whose edges are
 /// nearest the device, and chooses again once the device has moved ``refreshDistance`` from where
@@ -9,7 +9,7 @@
 package struct GeozoneSelection: Sendable, Equatable {
     /// Zones monitored at most: iOS's per-app limit.
     package static let regionLimit = 20
-    /// The default number of zones monitored: leaves the app 5 regions of its own (GAP-71).
+    /// The default number of zones monitored: leaves the app 5 regions of its own (GAP-90).
     package static let defaultLimit = 15
     /// The refresh distance never goes below this (significant-change updates come every ~500 m).
     package static let minimumRefreshDistance = 500.0

@@ -1,12 +1,12 @@
 package import Foundation
 
-/// Whether the device is in each monitored zone, with enter/exit flapping debounced (GAP-72).
+/// Whether the device is in each monitored zone, with enter/exit flapping debounced (GAP-91).
 ///
 /// Inputs are the OS's region crossings and positions; outputs are the transitions to report.
 /// An enter is reported at once. An exit is held for ``Settings/exitDelay``: coming back within it
 /// cancels both (a device on a zone's edge reports nothing), and only then is `Geozone Exited`
 /// reported. A position counts as inside within the radius and as outside only beyond the radius
-/// plus ``Settings/hysteresis(radius:)``. No dwell events (GAP-72). Pure value; time is passed in.
+/// plus ``Settings/hysteresis(radius:)``. No dwell events (GAP-91). Pure value; time is passed in.
 package struct GeozoneTracker: Sendable, Equatable {
     /// Debounce settings.
     package struct Settings: Sendable, Equatable {

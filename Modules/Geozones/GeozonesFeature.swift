@@ -8,7 +8,7 @@ package import JoryioKit
 /// ones monitored, and records `Geozone Entered` / `Geozone Exited`.
 ///
 /// Location runs only while the app started tracking (``setTracking(_:)``, never implicitly,
-/// GEO-4) **and** collection is allowed: not opted out and consent granted (GEO-5, GAP-74). While
+/// GEO-4) **and** collection is allowed: not opted out and consent granted (GEO-5, GAP-93). While
 /// either is missing the source is stopped, its inputs are dropped unread and what the zones knew
 /// of the device is forgotten. Wipe and reset forget it too. Runs on the engine's executor.
 package final class GeozonesFeature: EngineFeature {
@@ -20,7 +20,7 @@ package final class GeozonesFeature: EngineFeature {
         package static let exited = "Geozone Exited"
     }
 
-    /// Tuning; the defaults are the decided values (GAP-71, GAP-72).
+    /// Tuning; the defaults are the decided values (GAP-90, GAP-91).
     package struct Settings: Sendable, Equatable {
         /// Zones monitored at most (1 … 20).
         package var limit: Int

@@ -48,7 +48,7 @@ struct GeozonesConsentTests {
     }
 
     @Test(
-        "GEO-5 consent matrix: only granted (and not opted out) reads location and records zone events",
+        "GEO-5 / GAP-93 consent matrix: only granted (and not opted out) reads location and records zone events",
         arguments: Privacy.allCases,
         Order.allCases
     )

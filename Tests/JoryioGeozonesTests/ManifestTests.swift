@@ -8,7 +8,7 @@ import Testing
 
 /// PRIVACY-4 / PRIVACY-7 / GEO-4: the core keeps declaring no location; geozones declare theirs in
 /// a manifest of their own.
-@Suite("PRIVACY-7: the geozones manifest and the core's")
+@Suite("PRIVACY-7 / GAP-70: the geozones manifest and the core's")
 struct ManifestTests {
     private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -43,7 +43,7 @@ struct ManifestTests {
         #expect(!PrivacyFacts.joryio.collectedData.contains { $0.type.rawValue.contains("Location") })
     }
 
-    @Test("GEO-4: the module's manifest is linted, generated from its facts, and declares precise location only")
+    @Test("GEO-4 / GAP-94: the module's manifest is linted, generated from its facts, and declares precise location only")
     func geozonesManifest() throws {
         let manifest = try self.plist("Modules/Geozones/PrivacyInfo.xcprivacy")
         #expect(self.dataTypes(manifest) == ["NSPrivacyCollectedDataTypePreciseLocation"])

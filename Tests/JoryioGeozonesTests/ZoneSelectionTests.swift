@@ -41,7 +41,7 @@ extension GeoPoint {
 
 let berlin = GeoPoint(latitude: 52.5200, longitude: 13.4050)
 
-@Suite("GAP-71: zone selection and refresh")
+@Suite("GAP-90: zone selection and refresh")
 struct ZoneSelectionTests {
     @Test(
         "Great-circle distance: known pairs, the antimeridian, the poles, NaN",

@@ -3,7 +3,7 @@ import Testing
 
 @testable import JoryioGeozones
 
-@Suite("GAP-72: enter / exit debouncing")
+@Suite("GAP-91: enter / exit debouncing")
 struct ZoneTrackerTests {
     private let zone = Geozone(id: "shop", name: "Shop", center: berlin, radius: 200)
     private let t0 = Date(timeIntervalSince1970: 1_767_225_600)
@@ -103,7 +103,7 @@ struct ZoneTrackerTests {
     }
 }
 
-@Suite("GET /v1/geozones bodies")
+@Suite("GAP-92: GET /v1/geozones bodies")
 struct GeozoneListTests {
     @Test("Valid zones are kept in order; bad ones are skipped one by one; radii are bounded")
     func parse() throws {
