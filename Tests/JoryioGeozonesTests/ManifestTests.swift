@@ -43,7 +43,9 @@ struct ManifestTests {
         #expect(!PrivacyFacts.joryio.collectedData.contains { $0.type.rawValue.contains("Location") })
     }
 
-    @Test("GEO-4 / GAP-94: the module's manifest is linted, generated from its facts, and declares precise location only")
+    @Test(
+        "GEO-4 / GAP-94: the module's manifest is linted, generated from its facts, and declares precise location only"
+    )
     func geozonesManifest() throws {
         let manifest = try self.plist("Modules/Geozones/PrivacyInfo.xcprivacy")
         #expect(self.dataTypes(manifest) == ["NSPrivacyCollectedDataTypePreciseLocation"])
@@ -80,5 +82,12 @@ struct ManifestTests {
         #expect(second.exitCode == 0)
         let text = try String(contentsOfFile: geo, encoding: .utf8)
         #expect(text.contains("NSPrivacyCollectedDataTypePreciseLocation") && !text.contains("UserID"))
+    }
+
+    @Test("GAP-95: geozones are SwiftPM only; the pod's sources never include Modules/Geozones")
+    func notInThePod() throws {
+        #expect(PodspecCheck.swiftPMOnlyProducts["JoryioGeozones"] != nil)
+        let podspec = try String(contentsOf: Self.root.appendingPathComponent("Joryio.podspec"), encoding: .utf8)
+        #expect(!podspec.contains("Geozones"))
     }
 }
