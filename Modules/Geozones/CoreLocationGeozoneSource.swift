@@ -1,7 +1,6 @@
-#if canImport(CoreLocation) && !os(watchOS) && !os(tvOS)
+#if canImport(CoreLocation) && !os(watchOS) && !os(tvOS) && !os(visionOS)
 internal import CoreLocation
 internal import Foundation
-internal import JoryioCore
 
 /// The thin CoreLocation adapter: permission, significant location changes and region monitoring.
 /// Every decision (which zones, when to choose again, debouncing) is in the pure types; this only

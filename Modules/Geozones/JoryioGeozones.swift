@@ -77,7 +77,7 @@ extension Joryio {
 /// The live location source of this platform.
 enum GeozonesLive {
     static func makeSource() -> any GeozoneLocationSource {
-        #if canImport(CoreLocation) && !os(watchOS) && !os(tvOS)
+        #if canImport(CoreLocation) && !os(watchOS) && !os(tvOS) && !os(visionOS)
         CoreLocationGeozoneSource()
         #else
         NoLocationSource()

@@ -117,6 +117,32 @@ struct GeozonesConsentTests {
         #expect(rig.transport.zoneEvents.last == "Geozone Entered:shop")
     }
 
+    @Test(
+        "Attached after initialize(): the feature hears the privacy state at once and works",
+        arguments: [true, false]
+    )
+    func attachedAfterStart(granted: Bool) {
+        let scheduler = ManualScheduler()
+        let transport = GeoTransport(zones: [Geozone(id: "shop", name: "Shop", center: berlin, radius: 200)])
+        let joryio = Joryio.testing(scheduler: scheduler, transport: transport)
+        var config = JoryioConfig()
+        config.trackSessionStart = false
+        config.trackingConsent = granted ? .granted : .denied
+        joryio.initialize(sdkKey: "jry_sdk_ios_test", apiHost: "https://api.example.com", config: config)
+        scheduler.runUntilIdle()
+        let source = FakeLocationSource()
+        let geozones = joryio.geozones(source: { source }, settings: GeozonesFeature.Settings())
+        #expect(joryio.geozones(source: { FakeLocationSource() }, settings: GeozonesFeature.Settings()) === geozones)
+        geozones.startLocationTracking()
+        scheduler.runUntilIdle()
+        #expect(source.isStarted == granted)
+        _ = source.deliver(.position(berlin, scheduler.now()))
+        scheduler.runUntilIdle()
+        joryio.flush()
+        scheduler.runUntilIdle()
+        #expect(transport.zoneEvents == (granted ? ["Geozone Entered:shop"] : []))
+    }
+
     @Test("stopLocationTracking() stops the source and monitoring; start again starts anew")
     func stopAndRestart() {
         let rig = GeoRig()
