@@ -54,6 +54,10 @@ final class CoreLocationGeozoneSource: NSObject, GeozoneLocationSource, CLLocati
         }
     }
 
+    func requestPosition() {
+        DispatchQueue.main.async { self.manager?.requestLocation() }
+    }
+
     func stop() {
         DispatchQueue.main.async {
             guard let manager = self.manager else { return }

@@ -33,6 +33,8 @@ package protocol GeozoneLocationSource: AnyObject, Sendable {
     func start(_ handler: @escaping @Sendable (GeozoneLocationInput) -> Void)
     /// Monitors exactly `zones` (at most 20), replacing what was monitored.
     func monitor(_ zones: [Geozone])
+    /// Asks for one fresh position (after zone state was forgotten: wipe, reset).
+    func requestPosition()
     /// Stops every delivery and every region this source monitors.
     func stop()
 }
@@ -45,6 +47,8 @@ package final class NoLocationSource: GeozoneLocationSource {
     package func start(_ handler: @escaping @Sendable (GeozoneLocationInput) -> Void) {}
     /// Nothing to monitor.
     package func monitor(_ zones: [Geozone]) {}
+    /// No position to ask for.
+    package func requestPosition() {}
     /// Nothing to stop.
     package func stop() {}
 }

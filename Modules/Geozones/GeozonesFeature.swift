@@ -163,9 +163,11 @@ package final class GeozonesFeature: EngineFeature {
             state.tick = nil
             return state.running
         }
-        guard running else { return }
+        guard running, refetch else { return }
+        // Running on (wipe, reset): nothing monitored until a fresh position and list arrive.
         self.source.monitor([])
-        if refetch { self.fetchIfDue() }
+        self.source.requestPosition()
+        self.fetchIfDue()
     }
 
     /// One input from the source; dropped unread unless running (GEO-5).

@@ -173,11 +173,16 @@ struct GeozonesConsentTests {
         if wipe { rig.joryio.wipeData() } else { rig.joryio.reset() }
         rig.scheduler.runUntilIdle()
         #expect(rig.feature?.insideZoneIds.isEmpty == true)
-        #expect(rig.source.lastMonitored == ["shop"] || rig.source.lastMonitored == [])
+        #expect(rig.source.lastMonitored == [], "nothing monitored until a fresh position")
+        #expect(rig.source.positionRequests == 1)
         #expect(rig.transport.zoneFetches == 2)
         rig.scheduler.advance(by: 120)
         rig.flush()
         #expect(!rig.transport.zoneEvents.contains("Geozone Exited:shop"))
+        rig.feed(.position(berlin, rig.scheduler.now()))
+        rig.flush()
+        #expect(rig.source.lastMonitored == ["shop"])
+        #expect(rig.transport.zoneEvents.last == "Geozone Entered:shop", "entered anew, under the new identity")
     }
 
     @Test("Zone events carry zoneId and name only: no coordinates")

@@ -13,6 +13,7 @@ final class FakeLocationSource: GeozoneLocationSource, Sendable {
         var starts = 0
         var stops = 0
         var monitored: [[String]] = []
+        var positionRequests = 0
     }
 
     private let state = Locked(State())
@@ -26,6 +27,10 @@ final class FakeLocationSource: GeozoneLocationSource, Sendable {
 
     func monitor(_ zones: [Geozone]) {
         self.state.withLock { $0.monitored.append(zones.map(\.id)) }
+    }
+
+    func requestPosition() {
+        self.state.withLock { $0.positionRequests += 1 }
     }
 
     func stop() {
@@ -47,6 +52,7 @@ final class FakeLocationSource: GeozoneLocationSource, Sendable {
     var starts: Int { self.state.withLock { $0.starts } }
     var stops: Int { self.state.withLock { $0.stops } }
     var lastMonitored: [String]? { self.state.withLock { $0.monitored.last } }
+    var positionRequests: Int { self.state.withLock { $0.positionRequests } }
 }
 
 /// Answers `GET /v1/geozones` with `zones` and everything else with success; records all.

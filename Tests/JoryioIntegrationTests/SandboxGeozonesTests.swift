@@ -20,6 +20,7 @@ struct SandboxGeozonesTests {
             self.handler.withLock { $0 = handler }
         }
         func monitor(_ zones: [Geozone]) { self.monitoredIds.withLock { $0 = zones.map(\.id) } }
+        func requestPosition() {}
         func stop() { self.handler.withLock { $0 = nil } }
 
         var monitored: [String] { self.monitoredIds.value }
