@@ -141,7 +141,8 @@ fuzz-replay: fuzz-build
 	done
 
 ## generate: docs/API.md, Modules/Kit/PrivacyInfo.xcprivacy and docs/PrivacyInfo.json through the
-## two command plugins (the same commands a release pipeline runs). Commit the result.
+## two command plugins (the same commands a release pipeline runs), and the geozones product's own
+## Modules/Geozones/PrivacyInfo.xcprivacy and docs/PrivacyInfo-Geozones.json. Commit the result.
 PLUGIN = $(SWIFT) package $(STRICT) --allow-writing-to-package-directory
 ## JoryioGeozones ships its own manifest (issue 19, PRIVACY-7): the same tool, its module only; the
 ## Kit manifest above never includes it. GEOZONES_MANIFEST_TO writes it to another place.
