@@ -6,6 +6,8 @@ internal import Foundation
 /// Every decision (which zones, when to choose again, debouncing) is in the pure types; this only
 /// forwards. CoreLocation wants its manager made and used on a thread with a run loop, so every
 /// call hops to the main queue.
+// Confined: the CLLocationManager handle and the handler are touched on the main queue only (every
+// method hops there; CoreLocation calls the delegate on the thread that made the manager, the main one).
 final class CoreLocationGeozoneSource: NSObject, GeozoneLocationSource, CLLocationManagerDelegate, @unchecked Sendable {
     /// Regions this source made carry this prefix, so the app's own regions are never touched.
     private static let prefix = "io.joryio.geozone."

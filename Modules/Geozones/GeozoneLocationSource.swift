@@ -25,7 +25,7 @@ package enum GeozoneAuthorization: String, Sendable, Equatable {
 }
 
 /// The seam to the OS's location services: a thin adapter (``CoreLocationGeozoneSource`` on Apple
-/// platforms), a no-op elsewhere, a fake in tests. The feature calls it on the engine's executor,
+/// platforms), a no-op elsewhere, a scripted double in tests. The feature calls it on the engine's executor,
 /// and only while the app started tracking and collection is allowed (GEO-4, GEO-5).
 package protocol GeozoneLocationSource: AnyObject, Sendable {
     /// Starts location delivery (asks for permission when not determined, significant location

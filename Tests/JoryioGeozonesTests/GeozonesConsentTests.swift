@@ -1,10 +1,9 @@
 import Foundation
 import JoryioCore
+import JoryioGeozones
 import JoryioKit
 import JoryioTesting
 import Testing
-
-@testable import JoryioGeozones
 
 /// GEO-4 / GEO-5 through the SDK: never started implicitly; location read only while collection is
 /// allowed; zone events are events like any other.
@@ -123,16 +122,18 @@ struct GeozonesConsentTests {
     )
     func attachedAfterStart(granted: Bool) {
         let scheduler = ManualScheduler()
-        let transport = GeoTransport(zones: [Geozone(id: "shop", name: "Shop", center: berlin, radius: 200)])
+        let transport = ZoneServingTransport(zones: [Geozone(id: "shop", name: "Shop", center: berlin, radius: 200)])
         let joryio = Joryio.testing(scheduler: scheduler, transport: transport)
         var config = JoryioConfig()
         config.trackSessionStart = false
         config.trackingConsent = granted ? .granted : .denied
         joryio.initialize(sdkKey: "jry_sdk_ios_test", apiHost: "https://api.example.com", config: config)
         scheduler.runUntilIdle()
-        let source = FakeLocationSource()
+        let source = ScriptedLocationSource()
         let geozones = joryio.geozones(source: { source }, settings: GeozonesFeature.Settings())
-        #expect(joryio.geozones(source: { FakeLocationSource() }, settings: GeozonesFeature.Settings()) === geozones)
+        #expect(
+            joryio.geozones(source: { ScriptedLocationSource() }, settings: GeozonesFeature.Settings()) === geozones
+        )
         geozones.startLocationTracking()
         scheduler.runUntilIdle()
         #expect(source.isStarted == granted)

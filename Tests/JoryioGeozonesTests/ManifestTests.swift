@@ -1,10 +1,9 @@
 import Foundation
 import JoryioCore
+import JoryioGeozones
 import JoryioKit
 import JoryioToolsCore
 import Testing
-
-@testable import JoryioGeozones
 
 /// PRIVACY-4 / PRIVACY-7 / GEO-4: the core keeps declaring no location; geozones declare theirs in
 /// a manifest of their own.

@@ -1,13 +1,12 @@
 import Foundation
 import JoryioCore
+import JoryioGeozones
 import JoryioKit
 import JoryioTesting
 import JoryioTransport
 
-@testable import JoryioGeozones
-
 /// The location source in tests: records what the feature asked for and delivers what the test feeds.
-final class FakeLocationSource: GeozoneLocationSource, Sendable {
+final class ScriptedLocationSource: GeozoneLocationSource, Sendable {
     private struct State {
         var handler: (@Sendable (GeozoneLocationInput) -> Void)?
         var starts = 0
@@ -56,7 +55,7 @@ final class FakeLocationSource: GeozoneLocationSource, Sendable {
 }
 
 /// Answers `GET /v1/geozones` with `zones` and everything else with success; records all.
-final class GeoTransport: Transport {
+final class ZoneServingTransport: Transport {
     private let recording = RecordingTransport()
     private let zones: Locked<[Geozone]>
 
@@ -106,16 +105,16 @@ final class GeoTransport: Transport {
     var zoneFetches: Int { self.requests.filter { $0.url.path.hasSuffix("/v1/geozones") }.count }
 }
 
-/// One SDK instance with geozones over a fake source and a zone-serving transport, on virtual time.
+/// One SDK instance with geozones over a scripted source and a zone-serving transport, on virtual time.
 struct GeoRig {
     let scheduler = ManualScheduler()
-    let transport: GeoTransport
-    let source = FakeLocationSource()
+    let transport: ZoneServingTransport
+    let source = ScriptedLocationSource()
     let joryio: Joryio
     let geozones: JoryioGeozones
 
     init(zones: [Geozone] = [Geozone(id: "shop", name: "Shop", center: berlin, radius: 200)]) {
-        self.transport = GeoTransport(zones: zones)
+        self.transport = ZoneServingTransport(zones: zones)
         self.joryio = Joryio.testing(scheduler: self.scheduler, transport: self.transport)
         let source = self.source
         self.geozones = self.joryio.geozones(source: { source }, settings: GeozonesFeature.Settings())

@@ -1,7 +1,6 @@
 import Foundation
+import JoryioGeozones
 import Testing
-
-@testable import JoryioGeozones
 
 /// Zones on a line north of `origin`: zone `i` has its centre `i × spacing` metres north, radius `radius`.
 func zonesNorth(

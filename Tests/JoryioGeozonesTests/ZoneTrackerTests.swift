@@ -1,7 +1,6 @@
 import Foundation
+import JoryioGeozones
 import Testing
-
-@testable import JoryioGeozones
 
 @Suite("GAP-91: enter / exit debouncing")
 struct ZoneTrackerTests {

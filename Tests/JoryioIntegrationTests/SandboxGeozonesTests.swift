@@ -12,7 +12,7 @@ import Testing
 @Suite("Geozones against the sandbox", .tags(.sandbox))
 struct SandboxGeozonesTests {
     /// The location source: records what is monitored, delivers what the test feeds.
-    final class Source: GeozoneLocationSource, Sendable {
+    final class ScriptedSource: GeozoneLocationSource, Sendable {
         private let handler = Locked<(@Sendable (GeozoneLocationInput) -> Void)?>(nil)
         private let monitoredIds = Locked<[String]>([])
 
@@ -39,7 +39,7 @@ struct SandboxGeozonesTests {
             ],
             sdkKey: SandboxRig.sdkKey
         )
-        let source = Source()
+        let source = ScriptedSource()
         let sdk = rig.launch { joryio in
             joryio.geozones(source: { source }, settings: GeozonesFeature.Settings()).startLocationTracking()
         }
