@@ -142,14 +142,21 @@ fuzz-replay: fuzz-build
 	done
 
 ## generate: docs/API.md, Modules/Kit/PrivacyInfo.xcprivacy and docs/PrivacyInfo.json through the
-## two command plugins (the same commands a release pipeline runs). Commit the result.
+## two command plugins (the same commands a release pipeline runs), and the geozones product's own
+## Modules/Geozones/PrivacyInfo.xcprivacy and docs/PrivacyInfo-Geozones.json. Commit the result.
 PLUGIN = $(SWIFT) package $(STRICT) --allow-writing-to-package-directory
+## JoryioGeozones ships its own manifest (issue 19, PRIVACY-7): the same tool, its module only; the
+## Kit manifest above never includes it. GEOZONES_MANIFEST_TO writes it to another place.
+GEOZONES_MANIFEST_TO = $(PLUGIN) generate-privacy-manifest --module JoryioGeozones --output $(1) --json $(2)
+GEOZONES_MANIFEST = $(call GEOZONES_MANIFEST_TO,Modules/Geozones/PrivacyInfo.xcprivacy,docs/PrivacyInfo-Geozones.json)
 PLUTIL ?= plutil
 CHECK_DIR = .build/check-generated
 generate: deps
 	$(PLUGIN) generate-api-reference
 	$(PLUGIN) generate-privacy-manifest
 	$(PLUTIL) -lint Modules/Kit/PrivacyInfo.xcprivacy
+	$(GEOZONES_MANIFEST)
+	$(PLUTIL) -lint Modules/Geozones/PrivacyInfo.xcprivacy
 
 ## check-generated: regenerate into $(CHECK_DIR) and fail when a checked-in generated file differs.
 check-generated: deps
@@ -157,9 +164,13 @@ check-generated: deps
 	$(PLUGIN) generate-api-reference --output $(CHECK_DIR)/API.md
 	$(PLUGIN) generate-privacy-manifest --output $(CHECK_DIR)/PrivacyInfo.xcprivacy --json $(CHECK_DIR)/PrivacyInfo.json
 	$(PLUTIL) -lint Modules/Kit/PrivacyInfo.xcprivacy $(CHECK_DIR)/PrivacyInfo.xcprivacy
+	$(call GEOZONES_MANIFEST_TO,$(CHECK_DIR)/Geozones.xcprivacy,$(CHECK_DIR)/PrivacyInfo-Geozones.json)
+	$(PLUTIL) -lint Modules/Geozones/PrivacyInfo.xcprivacy $(CHECK_DIR)/Geozones.xcprivacy
 	@stale=0; \
 	for pair in docs/API.md:API.md Modules/Kit/PrivacyInfo.xcprivacy:PrivacyInfo.xcprivacy \
-			docs/PrivacyInfo.json:PrivacyInfo.json; do \
+			docs/PrivacyInfo.json:PrivacyInfo.json \
+			Modules/Geozones/PrivacyInfo.xcprivacy:Geozones.xcprivacy \
+			docs/PrivacyInfo-Geozones.json:PrivacyInfo-Geozones.json; do \
 		file=$${pair%%:*}; fresh=$(CHECK_DIR)/$${pair##*:}; \
 		if ! diff -u "$$file" "$$fresh"; then \
 			echo "error: $$file is out of date: run 'make generate' and commit the result" >&2; stale=1; \
@@ -241,7 +252,7 @@ check-podspec: deps
 ## (One site per module: docc does not resolve ``links`` into another module's symbols, which is
 ## why JoryioTransport.docc, full of JoryioCore links and not a product, is not built here.)
 DOCC ?= docc
-DOC_MODULES = JoryioKit Joryio JoryioTesting JoryioNotificationServiceExtension
+DOC_MODULES = JoryioKit Joryio JoryioTesting JoryioNotificationServiceExtension JoryioGeozones
 SYMBOL_GRAPHS = .build/docs-symbol-graphs
 docs: deps
 	$(SWIFT) package $(STRICT) dump-symbol-graph --minimum-access-level public --skip-synthesized-members \

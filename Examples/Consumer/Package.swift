@@ -18,7 +18,11 @@ let package = Package(
         // The full product: the README's usage sample, compiled unchanged.
         .executableTarget(
             name: "docs-examples",
-            dependencies: [.product(name: "Joryio", package: "joryio-swift-sdk")]
+            dependencies: [
+                .product(name: "Joryio", package: "joryio-swift-sdk"),
+                // The opt-in location product: the README's geozones sample (issue 19).
+                .product(name: "JoryioGeozones", package: "joryio-swift-sdk"),
+            ]
         ),
     ]
 )

@@ -72,6 +72,11 @@ package struct PrivacyFacts: Sendable, Equatable, Codable {
         package static let productInteraction = Self(rawValue: "NSPrivacyCollectedDataTypeProductInteraction")
         /// Purchase History: purchases or purchase tendencies.
         package static let purchaseHistory = Self(rawValue: "NSPrivacyCollectedDataTypePurchaseHistory")
+        /// Precise Location: as fine as a latitude and longitude with three or more decimals
+        /// (JoryioGeozones only; the `Joryio` product declares no location, PRIVACY-4).
+        package static let preciseLocation = Self(rawValue: "NSPrivacyCollectedDataTypePreciseLocation")
+        /// Coarse Location: coarser than three decimals (declared by no module today).
+        package static let coarseLocation = Self(rawValue: "NSPrivacyCollectedDataTypeCoarseLocation")
     }
 
     /// An `NSPrivacyCollectedDataTypePurposes` value.

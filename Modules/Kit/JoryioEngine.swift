@@ -23,8 +23,15 @@ package final class JoryioEngine: Sendable {
     let storedPrivacy: PrivacyStateMachine
     /// Where getters read; written only here.
     let board: SnapshotBoard
-    /// The features, in registration order; made once at init, their hooks run on the executor.
-    let features: FeatureList
+    /// The features, in registration order; made at init, their hooks run on the executor. A
+    /// separate product may attach one more later (``attach(_:)``, issue 19).
+    var features: FeatureList { self.featureSlot.withLock { $0 } }
+    /// The catalog's features, then attached ones.
+    let featureSlot: Locked<FeatureList>
+    /// What the catalog's features were made from, for features attached later.
+    let featureSetup: FeatureSetup
+    /// The context every feature gets, for features attached later.
+    let featureContext: FeatureContext
     /// The event uploader, when registered (flush and "events stored" reach it directly).
     let uploader: EventUploader?
     /// The durable-write channel, when registered (identify and the opt-out record use it).
@@ -100,7 +107,15 @@ package final class JoryioEngine: Sendable {
             config: config
         )
         let features = FeatureList(registrations.map { $0.make(context) })
-        self.features = features
+        self.featureSlot = Locked(features)
+        self.featureContext = context
+        self.featureSetup = FeatureSetup(
+            config: config,
+            sdkKey: sdkKey,
+            apiEndpoint: apiEndpoint,
+            userAgent: environment.userAgent,
+            gzip: environment.gzip
+        )
         self.uploader = features.first(EventUploader.self)
         self.durable = features.first(DurableWriteChannel.self)
         reference.engine = self

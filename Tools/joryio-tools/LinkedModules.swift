@@ -1,5 +1,6 @@
 internal import JoryioCore
 internal import JoryioEcommerce
+internal import JoryioGeozones
 internal import JoryioKit
 internal import JoryioStorage
 
@@ -11,4 +12,10 @@ let linkedPrivacyFacts: [PrivacyFacts] = [
     .joryioStorage,
     .joryio,
     .joryioEcommerce,
+]
+
+/// The privacy facts of separately linked products that ship a manifest of their own: never part of
+/// the default (Modules/Kit) manifest; `privacy-manifest --module NAME` writes theirs (issue 19).
+let separateProductPrivacyFacts: [PrivacyFacts] = [
+    .joryioGeozones
 ]

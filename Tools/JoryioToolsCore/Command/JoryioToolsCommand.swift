@@ -61,7 +61,8 @@ package enum JoryioToolsCommand {
         OPTIONS:
           --output FILE    Where to write PrivacyInfo.xcprivacy.
           --json FILE      Also write the same content as JSON.
-          --module NAME    Only this module's facts (repeatable; default: every linked module).
+          --module NAME    Only this module's facts (repeatable; default: every linked module except
+                           separate products such as JoryioGeozones, which have a manifest of their own).
           --facts FILE     Use facts from a JSON file ([PrivacyFacts]) instead of the linked modules (repeatable).
           --help           Show this help.
 
@@ -86,7 +87,13 @@ package enum JoryioToolsCommand {
         """
 
     /// Runs one command line (without the program name) against the facts of the linked modules.
-    package static func run(_ arguments: [String], linkedFacts: [PrivacyFacts]) -> CommandOutput {
+    /// `productFacts` are those of separately linked products with a manifest of their own
+    /// (JoryioGeozones, issue 19): never merged by default, chosen with `--module` only.
+    package static func run(
+        _ arguments: [String],
+        linkedFacts: [PrivacyFacts],
+        productFacts: [PrivacyFacts] = []
+    ) -> CommandOutput {
         guard let command = arguments.first else {
             return CommandOutput(exitCode: ToolError.ExitCode.usage.rawValue, standardOutput: "", standardError: usage)
         }
@@ -99,7 +106,7 @@ package enum JoryioToolsCommand {
             case "api-reference":
                 return try self.apiReference(rest)
             case "privacy-manifest":
-                return try self.privacyManifest(rest, linkedFacts: linkedFacts)
+                return try self.privacyManifest(rest, linkedFacts: linkedFacts, productFacts: productFacts)
             case "check-rules":
                 return try self.checkRules(rest)
             case "check-required-reason":
@@ -226,7 +233,8 @@ package enum JoryioToolsCommand {
 
     private static func privacyManifest(
         _ arguments: [String],
-        linkedFacts: [PrivacyFacts]
+        linkedFacts: [PrivacyFacts],
+        productFacts: [PrivacyFacts]
     ) throws(ToolError) -> CommandOutput {
         let parsed = try Arguments(arguments, valued: ["output", "json", "module", "facts"], flags: ["help"])
         if parsed.flags.contains("help") {
@@ -254,6 +262,7 @@ package enum JoryioToolsCommand {
             facts = linkedFacts
         }
         if let modules = parsed.options["module"] {
+            if parsed.options["facts"] == nil { facts += productFacts }
             let known = Set(facts.map(\.module))
             for module in modules where !known.contains(module) {
                 throw ToolError(

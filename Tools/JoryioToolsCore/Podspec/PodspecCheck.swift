@@ -22,6 +22,8 @@ package enum PodspecCheck {
         // Its top module defines `Joryio.shared` too: in the pod's single module the two would clash.
         "JoryioAnalytics": "the slim alternative to Joryio; a pod is one module, so only one Joryio.shared",
         "JoryioTesting": "test doubles and the sandbox server, for test targets only",
+        // GAP-95: the pod is one module; a subspec would put location code into the "no location" module.
+        "JoryioGeozones": "reads location and ships its own manifest; a pod subspec would compile it into Joryio",
     ]
 
     /// The subspec a plain `pod 'Joryio'` installs: no UI (PKG-7).

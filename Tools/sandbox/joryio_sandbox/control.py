@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from . import auth, dashboard
+from . import auth, dashboard, geozones
 from .routing import CONTROL_PREFIX, Request, Response, Router
 from .wire import WireError, canonical_size
 
@@ -146,8 +146,10 @@ def shutdown(request: Request) -> Response:
 def page(request: Request) -> Response:
     return Response(
         200,
-        raw=dashboard.render(request.app.state.requests(), request.app.state.profiles(),
+        raw=geozones.add_panel(
+            dashboard.render(request.app.state.requests(), request.app.state.profiles(),
                              _in_app(request, lambda store: {**store.snapshot(), **store.recorded(None)})),
+            request.app.state),
         content_type="text/html; charset=utf-8",
         headers={"Content-Security-Policy": dashboard.CONTENT_SECURITY_POLICY},
     )

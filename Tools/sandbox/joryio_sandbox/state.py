@@ -44,6 +44,8 @@ class State:
         self._push_reports: dict[str, list[dict[str, Any]]] = {"receipt": [], "click": []}
         self._seen_report_ids: dict[str, set[str]] = {"receipt": set(), "click": set()}
         self._in_app = InAppStore(self._in_app_fixtures)
+        # Geozones (issue 19): zones per SDK key; the None key is every other app's default.
+        self._geozones: dict[Optional[str], list[dict[str, Any]]] = {}
 
     def reset(self) -> None:
         """Forget everything; SDK authentication is off again."""
@@ -198,3 +200,29 @@ class State:
                     rule.consume()
                     return copy.copy(rule)
             return None
+
+    # -- geozones (issue 19) ------------------------------------------------
+
+    def set_geozones(self, sdk_key: Optional[str], zones: list[dict[str, Any]]) -> None:
+        """The zones of `sdk_key` (None: the default of every app without its own)."""
+        with self._lock:
+            self._geozones[sdk_key] = copy.deepcopy(zones)
+
+    def geozones_for(self, sdk_key: Optional[str]) -> Optional[list[dict[str, Any]]]:
+        """The zones served to `sdk_key`: its own, else the default, else None (fixtures)."""
+        with self._lock:
+            zones = self._geozones.get(sdk_key) if sdk_key is not None else None
+            if zones is None:
+                zones = self._geozones.get(None)
+            return copy.deepcopy(zones)
+
+    def geozones(self) -> dict[str, Any]:
+        with self._lock:
+            return copy.deepcopy({
+                "default": self._geozones.get(None),
+                "apps": {k: v for k, v in self._geozones.items() if k is not None},
+            })
+
+    def clear_geozones(self) -> None:
+        with self._lock:
+            self._geozones = {}
