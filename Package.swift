@@ -114,7 +114,7 @@ let package = Package(
             "TestSupport",
             [
                 "JoryioCore", "JoryioKit", "JoryioStorage", "JoryioTransport", "JoryioConsent", "JoryioDelivery",
-                "JoryioPush",
+                "JoryioPush", "JoryioInApp",
             ]
         ),
 

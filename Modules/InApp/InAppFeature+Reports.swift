@@ -84,9 +84,9 @@ extension InAppFeature {
         self.sync(.explicit, done: done)
     }
 
-    /// A push tap syncs at once and may trigger push-tap campaigns (INAPP-11, PUSH-26).
-    package func pushTapped(trackingId: String?) {
-        self.sync(.pushTap)
+    /// A push tap may trigger push-tap campaigns among those synced (INAPP-13, PUSH-26); the tap's
+    /// sync follows (``syncForPush(done:)``).
+    package func pushTapTriggered(trackingId: String?) {
         self.occurred(.pushTap(trackingId: trackingId))
     }
 

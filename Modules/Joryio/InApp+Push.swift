@@ -8,4 +8,9 @@ extension InAppFeature: PushInAppSyncing {
     package func syncForPush(_ completion: @escaping @Sendable (PushSyncOutcome) -> Void) {
         self.syncForPush { changed in completion(changed ? .newData : .noData) }
     }
+
+    /// Push-tap campaigns may show (INAPP-13).
+    package func pushTapped(trackingId: String?) {
+        self.pushTapTriggered(trackingId: trackingId)
+    }
 }

@@ -79,6 +79,9 @@ package final class PushNotificationHandler: EngineFeature {
                 waitsForSync = true
                 self.sync(services, completion: completion)
             case .sync:
+                if case .response = arrival {
+                    services.inAppSync?.pushTapped(trackingId: payload?.trackingId)
+                }
                 self.sync(services) { _ in }
             }
         }

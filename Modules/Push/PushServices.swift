@@ -6,6 +6,10 @@ package protocol PushInAppSyncing: AnyObject, Sendable {
     /// Runs an in-app sync now and calls `completion` exactly once with its outcome, on any
     /// thread. Called on the engine's executor.
     func syncForPush(_ completion: @escaping @Sendable (PushSyncOutcome) -> Void)
+
+    /// A Joryio push was tapped (`trackingId` when it had one): push-tap campaigns may show
+    /// (INAPP-13, PUSH-26). Called on the engine's executor, before the sync of the tap.
+    func pushTapped(trackingId: String?)
 }
 
 /// How an in-app sync asked for by a push went: what `didReceiveRemoteNotification`'s completion

@@ -3,6 +3,7 @@ import Joryio
 import JoryioCore
 import JoryioInApp
 import JoryioKit
+import JoryioPush
 import JoryioTesting
 import Testing
 
@@ -199,48 +200,6 @@ import Testing
     }
 }
 
-/// A scriptable in-app platform: active or not, records what the SDK asked for, answers `present`
-/// as told, and never runs UI code.
-final class FakeInAppPlatform: InAppPlatform, @unchecked Sendable {
-    private let state = Locked<(active: Bool, shows: Bool, calls: [String])>((true, true, []))
-    var calls: [String] { self.state.value.calls }
-    var isActive: Bool { self.state.value.active }
-    func setActive(_ active: Bool) { self.state.withLock { $0.active = active } }
-    func setShows(_ shows: Bool) { self.state.withLock { $0.shows = shows } }
-    func present(
-        _ message: InAppMessage,
-        with presenter: (any InAppMessagePresenter)?,
-        delegate: any InAppMessageViewDelegate,
-        completion: @escaping @Sendable (Bool) -> Void
-    ) {
-        let shows = self.state.withLock { state -> Bool in
-            state.calls.append("present \(message.id)\(presenter == nil ? " (no presenter)" : "")")
-            return state.shows && presenter != nil
-        }
-        completion(shows)
-    }
-    func takeDown(_ message: InAppMessage) { self.state.withLock { $0.calls.append("takeDown \(message.id)") } }
-    func deliver(_ message: InAppMessage, to callback: @escaping @MainActor @Sendable (InAppMessage) -> Void) {
-        self.state.withLock { $0.calls.append("deliver \(message.id)") }
-    }
-    func runOnMain(_ hook: @escaping @MainActor @Sendable () -> Void) {
-        self.state.withLock { $0.calls.append("hook") }
-    }
-    func discoverPresenter() -> (any InAppMessagePresenter)? { nil }
-}
-
-/// A presenter the fake platform never calls (it answers for it).
-final class StubPresenter: InAppMessagePresenter {
-    @MainActor
-    func present(
-        campaign: InAppMessage,
-        in viewController: InAppPresentationContext,
-        delegate: any InAppMessageViewDelegate
-    )
-        -> Bool
-    { true }
-}
-
 /// Display through the SDK (issue 16): the machine's decisions carried out on a fake platform.
 @Suite struct InAppDisplayThroughSDKTests {
     private func sdk(_ platform: FakeInAppPlatform) -> (TestSDK, RespondingTransport) {
@@ -263,7 +222,7 @@ final class StubPresenter: InAppMessagePresenter {
     func presenterPath() throws {
         let platform = FakeInAppPlatform()
         let (sdk, transport) = self.sdk(platform)
-        sdk.joryio.inAppPresenter = StubPresenter()
+        sdk.joryio.inAppPresenter = StubInAppPresenter()
         sdk.start()
         sdk.track(["Product Viewed"])
         #expect(platform.calls == ["present sale"])
@@ -287,7 +246,7 @@ final class StubPresenter: InAppMessagePresenter {
     func earlyClose() throws {
         let platform = FakeInAppPlatform()
         let (sdk, transport) = self.sdk(platform)
-        sdk.joryio.inAppPresenter = StubPresenter()
+        sdk.joryio.inAppPresenter = StubInAppPresenter()
         sdk.start()
         sdk.track(["Product Viewed"])
         sdk.advance(to: 0.5)
@@ -332,17 +291,51 @@ final class StubPresenter: InAppMessagePresenter {
     @Test("INAPP-57: nothing is presented while the app is not active; it is once the app returns")
     func waitsForActive() {
         let platform = FakeInAppPlatform()
-        platform.setActive(false)
+        platform.isActive = false
         let (sdk, _) = self.sdk(platform)
-        sdk.joryio.inAppPresenter = StubPresenter()
+        sdk.joryio.inAppPresenter = StubInAppPresenter()
         sdk.start()
         sdk.joryio.applicationDidEnterBackground()
         sdk.track(["Product Viewed"])
         sdk.advance(to: 5)
         #expect(platform.calls.isEmpty)
-        platform.setActive(true)
+        platform.isActive = true
         sdk.joryio.applicationWillEnterForeground()
         sdk.advance(to: 10)
         #expect(platform.calls == ["present sale"])
+    }
+}
+
+/// Push-tap campaigns (INAPP-13, PUSH-26): a tap on a Joryio push shows the campaign that waits
+/// for it, under the same rules as any message.
+@Suite struct InAppPushTapTests {
+    static let answer = #"""
+        {"success":true,"campaigns":[
+          {"id":"tap","type":"modal","deliveryToken":"tok-tap","content":{"native":{"headline":"Welcome back"}},
+           "triggers":[{"type":"pushTap","trackingId":"trk_9"}]}]}
+        """#
+
+    @Test("INAPP-13 / PUSH-26: the tap of the push a campaign names shows it, then syncs; another push's tap does not")
+    func pushTapShowsItsCampaign() throws {
+        let transport = RespondingTransport { request in
+            request.url.path.hasSuffix("/v1/in-app/sync") ? .success(.json(200, Self.answer)) : .success(.ok)
+        }
+        let platform = FakeInAppPlatform()
+        let sdk = TestSDK(transport: transport, features: .joryio(push: FakePushPlatform(), inApp: platform))
+        sdk.joryio.inAppPresenter = StubInAppPresenter()
+        sdk.start()
+        func tap(_ trackingId: String) {
+            let payload = PushPayload(
+                json: Data(#"{"aps":{"alert":"Hi"},"joryio":{"trackingId":"\#(trackingId)"}}"#.utf8)
+            )
+            _ = sdk.joryio.notificationResponse(payload, action: .open, appIsActive: true)
+            sdk.scheduler.runUntilIdle()
+        }
+        tap("trk_other")
+        #expect(platform.calls.isEmpty)
+        tap("trk_9")
+        #expect(platform.calls == ["present tap"])
+        let syncs = transport.requests.filter { $0.url.path.hasSuffix("/v1/in-app/sync") }.count
+        #expect(syncs == 3, "launch, then each tap syncs at once (INAPP-11)")
     }
 }

@@ -47,6 +47,13 @@ final class PushRecorder: EngineFeature, PushReporting, PushInAppSyncing {
         self.state.withLock { $0.calls.append(.clicked(trackingId, platformCallsBefore: before)) }
     }
 
+    /// Taps seen by push-tap triggers, with their tracking ids.
+    let taps = Locked<[String?]>([])
+
+    func pushTapped(trackingId: String?) {
+        self.taps.withLock { $0.append(trackingId) }
+    }
+
     func syncForPush(_ completion: @escaping @Sendable (PushSyncOutcome) -> Void) {
         self.state.withLock {
             $0.calls.append(.sync)

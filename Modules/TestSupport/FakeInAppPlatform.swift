@@ -1,0 +1,83 @@
+internal import Foundation
+internal import JoryioCore
+public import JoryioInApp
+public import JoryioKit
+
+/// A scriptable in-app platform for tests and Linux: active or not, records what the SDK asked
+/// for (`present <id>`, `deliver <id>`, `takeDown <id>`, `hook`), answers `present` as told, and
+/// never runs UI code: the test plays the presenter's delegate through the SDK.
+public final class FakeInAppPlatform: InAppPlatform {
+    private struct State {
+        var active = true
+        var shows = true
+        var calls: [String] = []
+    }
+
+    private let state = Locked(State())
+
+    /// An active app whose presentations succeed.
+    public init() {}
+
+    /// What the SDK asked for, oldest first.
+    public var calls: [String] { self.state.withLock { $0.calls } }
+
+    /// Whether the app is active (settable by the test).
+    public var isActive: Bool {
+        get { self.state.withLock { $0.active } }
+        set { self.state.withLock { $0.active = newValue } }
+    }
+
+    /// Whether a presentation with a presenter succeeds (settable by the test).
+    public var shows: Bool {
+        get { self.state.withLock { $0.shows } }
+        set { self.state.withLock { $0.shows = newValue } }
+    }
+
+    /// Records the call; shown when ``shows`` and a presenter was given.
+    public func present(
+        _ message: InAppMessage,
+        with presenter: (any InAppMessagePresenter)?,
+        delegate: any InAppMessageViewDelegate,
+        completion: @escaping @Sendable (Bool) -> Void
+    ) {
+        let shown = self.state.withLock { state -> Bool in
+            state.calls.append("present \(message.id)\(presenter == nil ? " (no presenter)" : "")")
+            return state.shows && presenter != nil
+        }
+        completion(shown)
+    }
+
+    /// Records the call.
+    public func takeDown(_ message: InAppMessage) {
+        self.state.withLock { $0.calls.append("takeDown \(message.id)") }
+    }
+
+    /// Records the call (the callback is not run).
+    public func deliver(_ message: InAppMessage, to callback: @escaping @MainActor @Sendable (InAppMessage) -> Void) {
+        self.state.withLock { $0.calls.append("deliver \(message.id)") }
+    }
+
+    /// Records the call (the hook is not run).
+    public func runOnMain(_ hook: @escaping @MainActor @Sendable () -> Void) {
+        self.state.withLock { $0.calls.append("hook") }
+    }
+
+    /// None.
+    public func discoverPresenter() -> (any InAppMessagePresenter)? { nil }
+}
+
+/// A presenter for tests: the fake platform answers for it and never calls it.
+public final class StubInAppPresenter: InAppMessagePresenter {
+    /// Creates one.
+    public init() {}
+
+    /// On screen.
+    @MainActor
+    public func present(
+        campaign: InAppMessage,
+        in viewController: InAppPresentationContext,
+        delegate: any InAppMessageViewDelegate
+    ) -> Bool {
+        true
+    }
+}
