@@ -1,4 +1,4 @@
-internal import Foundation
+public import Foundation
 internal import JoryioCore
 public import JoryioInApp
 public import JoryioKit
@@ -11,6 +11,8 @@ public final class FakeInAppPlatform: InAppPlatform {
         var active = true
         var shows = true
         var calls: [String] = []
+        var presentations: [(id: String, at: Date)] = []
+        var clock: (@Sendable () -> Date)?
     }
 
     private let state = Locked(State())
@@ -20,6 +22,15 @@ public final class FakeInAppPlatform: InAppPlatform {
 
     /// What the SDK asked for, oldest first.
     public var calls: [String] { self.state.withLock { $0.calls } }
+
+    /// The campaigns presented and when, by ``clock``, oldest first.
+    public var presentations: [(id: String, at: Date)] { self.state.withLock { $0.presentations } }
+
+    /// The clock presentations are stamped with (`nil`: not stamped).
+    public var clock: (@Sendable () -> Date)? {
+        get { self.state.withLock { $0.clock } }
+        set { self.state.withLock { $0.clock = newValue } }
+    }
 
     /// Whether the app is active (settable by the test).
     public var isActive: Bool {
@@ -42,6 +53,7 @@ public final class FakeInAppPlatform: InAppPlatform {
     ) {
         let shown = self.state.withLock { state -> Bool in
             state.calls.append("present \(message.id)\(presenter == nil ? " (no presenter)" : "")")
+            if let clock = state.clock { state.presentations.append((message.id, clock())) }
             return state.shows && presenter != nil
         }
         completion(shown)
