@@ -76,7 +76,7 @@ test-swift: test-unit test-sandbox-swift
 TSAN = --sanitize=thread --scratch-path .build/tsan
 test-tsan: deps
 	$(SWIFT) build --build-tests $(TSAN) $(STRICT)
-	@$(SWIFT_TEST_LANE) $(TSAN); status=$$?; rm -rf "$$dir"; exit $$status
+	@export JORYIO_TSAN=1; $(SWIFT_TEST_LANE) $(TSAN); status=$$?; rm -rf "$$dir"; exit $$status
 
 ## demo: start the local sandbox backend and drive the SDK against it.
 demo: deps
