@@ -1,4 +1,5 @@
 package import Foundation
+internal import JoryioKit
 
 /// The displayed history and the frequency-cap decision (INAPP-45, INAPP-46, INAPP-47, GAP-39,
 /// GAP-45), as a value: the feature stores it in the key-value store (it is `Codable`) and the

@@ -119,6 +119,11 @@ public struct InAppMessage: Sendable, Equatable, Identifiable {
     public var deliveryTokenExpiresAt: Date?
     /// Seconds to wait after the message becomes eligible before it is shown (INAPP-31).
     public var displayDelay: TimeInterval
+    /// What makes the campaign eligible: an event, a push tap, an attribute threshold, or the sync
+    /// itself (INAPP-13).
+    public var triggers: [Trigger]
+    /// The campaign's own frequency caps (INAPP-45).
+    public var caps: Caps
 
     /// Creates a message (the SDK makes them from the server's answer; apps and tests may too).
     public init(
@@ -127,7 +132,9 @@ public struct InAppMessage: Sendable, Equatable, Identifiable {
         content: Content,
         deliveryToken: String? = nil,
         deliveryTokenExpiresAt: Date? = nil,
-        displayDelay: TimeInterval = 0
+        displayDelay: TimeInterval = 0,
+        triggers: [Trigger] = [],
+        caps: Caps = Caps()
     ) {
         self.id = id
         self.type = type
@@ -135,6 +142,61 @@ public struct InAppMessage: Sendable, Equatable, Identifiable {
         self.deliveryToken = deliveryToken
         self.deliveryTokenExpiresAt = deliveryTokenExpiresAt
         self.displayDelay = displayDelay
+        self.triggers = triggers
+        self.caps = caps
+    }
+}
+
+extension InAppMessage {
+    /// What makes a campaign eligible (SPEC §2.8, INAPP-13).
+    public enum Trigger: Sendable, Equatable, Hashable {
+        /// Eligible as soon as it is synced (launch, foreground, explicit sync).
+        case onSync
+        /// An event with this name was tracked.
+        case event(name: String)
+        /// A Joryio push was tapped; `trackingId` narrows it to one push (`nil`: any Joryio push).
+        case pushTap(trackingId: String?)
+        /// A numeric attribute the SDK wrote crossed a threshold (the campaign "watches" it; a change
+        /// also re-syncs, INAPP-11).
+        case attribute(key: String, comparison: Comparison, value: Double)
+
+        /// How an attribute value is compared with the threshold.
+        public enum Comparison: String, Sendable, Equatable, Hashable, CaseIterable {
+            case greaterThan = "gt"
+            case greaterThanOrEqual = "gte"
+            case lessThan = "lt"
+            case lessThanOrEqual = "lte"
+            case equal = "eq"
+
+            /// Whether `lhs` compared with `rhs` holds.
+            public func holds(_ lhs: Double, _ rhs: Double) -> Bool {
+                switch self {
+                case .greaterThan: lhs > rhs
+                case .greaterThanOrEqual: lhs >= rhs
+                case .lessThan: lhs < rhs
+                case .lessThanOrEqual: lhs <= rhs
+                case .equal: lhs == rhs
+                }
+            }
+        }
+    }
+
+    /// A campaign's frequency caps (INAPP-45): at most `maxImpressions` displays per `window`
+    /// seconds (`nil` window: ever), and at least `minInterval` seconds between two displays of it.
+    public struct Caps: Sendable, Equatable, Hashable {
+        /// The most displays allowed in ``window``; `nil`: no limit.
+        public var maxImpressions: Int?
+        /// The window in seconds; `nil`: the whole history.
+        public var window: TimeInterval?
+        /// The least time between two displays of this campaign; `nil`: none.
+        public var minInterval: TimeInterval?
+
+        /// Creates caps.
+        public init(maxImpressions: Int? = nil, window: TimeInterval? = nil, minInterval: TimeInterval? = nil) {
+            self.maxImpressions = maxImpressions
+            self.window = window
+            self.minInterval = minInterval
+        }
     }
 }
 
