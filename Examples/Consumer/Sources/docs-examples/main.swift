@@ -56,6 +56,18 @@ func readmeEcommerce() {
     )  // Order Completed: orderId, total, currency, items
 }
 
+// The README's in-app sample, verbatim.
+func readmeInApp(message: InAppMessage, showMyMessageView: @escaping @MainActor @Sendable (InAppMessage) -> Void) {
+    Joryio.shared.setInAppMessageCallback(
+        { message in
+            showMyMessageView(message)  // on the main thread
+        },
+        capabilities: ["content.native"]
+    )
+    Joryio.shared.trackInAppImpression(campaignId: message.id, action: "displayed")  // after 1 s on screen
+    Joryio.shared.trackInAppImpression(campaignId: message.id, action: "dismissed")  // whenever it leaves
+}
+
 // The types the public API mentions come with `import Joryio` and can be named.
 let level: LogLevel = .debug
 let consent: TrackingConsent = .pending
