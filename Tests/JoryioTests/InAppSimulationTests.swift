@@ -127,6 +127,8 @@ final class InAppSimulation: @unchecked Sendable {
     // The model.
     private var optedOut = false
     private var consent: TrackingConsent = .granted
+    /// The consent a relaunch finds: pending is never stored (CONSENT-9).
+    private var storedConsent: TrackingConsent = .granted
     private var onScreen: (id: String, since: Date)?
     private var seenCalls = 0
     /// Displays counted per campaign since the last reset or wipe, by report timestamp.
@@ -184,6 +186,7 @@ final class InAppSimulation: @unchecked Sendable {
         self.sdk.joryio.updateConsent(.granted)
         self.optedOut = false
         self.consent = .granted
+        self.storedConsent = .granted
         self.server.allowed = true
         for _ in 0..<6 {
             self.scheduler.advance(by: 120)
@@ -242,10 +245,16 @@ final class InAppSimulation: @unchecked Sendable {
             self.note("consent denied")
             self.sdk.joryio.updateConsent(.denied)
             self.consent = .denied
-        case 67..<71:
+            self.storedConsent = .denied
+        case 67..<70:
             self.note("consent granted")
             self.sdk.joryio.updateConsent(.granted)
             self.consent = .granted
+            self.storedConsent = .granted
+        case 70..<71:
+            self.note("consent pending")
+            self.sdk.joryio.updateConsent(.pending)
+            self.consent = .pending
         case 71..<75:
             let count = Int.random(in: 1...3, using: &self.random)
             self.note("track faults \(count)")
@@ -265,6 +274,8 @@ final class InAppSimulation: @unchecked Sendable {
                 firstId: self.nextFirstId
             )
             self.nextFirstId += 100_000
+            // Pending is never stored (CONSENT-9): the relaunch has the last stored answer.
+            if self.consent == .pending { self.consent = self.storedConsent }
             self.server.allowed = self.allowed
             self.sdk.start()
         default:
