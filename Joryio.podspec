@@ -7,9 +7,9 @@
 # auth, no UI (PKG-7). Every subspec compiles into the one module `Joryio` (PKG-9).
 #
 # Kept in step with Package.swift by `make check-podspec` (joryio-tools check-podspec), which CI runs:
-# no pod tooling runs here. The `UI` subspec (PKG-7) is a placeholder until the JoryioUI product
-# (issue 17) brings its sources; the check fails once such a product, or any new Modules/ folder,
-# exists without its subspec holding it. JoryioAnalytics and
+# no pod tooling runs here. The `UI` subspec (PKG-7) holds Modules/UI, the JoryioUI product's folder
+# (issue 17); the check fails once a product, or any new Modules/ folder, exists without its subspec
+# holding it. JoryioAnalytics and
 # JoryioTesting are SwiftPM-only (docs/decisions.md, "Packaging and toolchain (issue 13)").
 Pod::Spec.new do |s|
   s.name = 'Joryio'
@@ -42,10 +42,12 @@ Pod::Spec.new do |s|
     }
   end
 
-  # PKG-7: `pod 'Joryio/UI'` is everything. The in-app renderer's sources join this subspec with the
-  # JoryioUI product (issue 17); until then it installs what `Core` does.
+  # PKG-7: `pod 'Joryio/UI'` is everything: Core and the in-app renderer (issue 17), compiled into the
+  # same module, where discovery finds `Joryio.DefaultInAppMessagePresenter` (INAPP-40, PKG-9).
   s.subspec 'UI' do |ss|
     ss.dependency 'Joryio/Core'
+    # Core's pod_target_xcconfig (package name, upcoming features) applies to the one pod target.
+    ss.source_files = 'Modules/UI/**/*.swift'
   end
 
   # PKG-7: only in the Notification Service Extension target's block (and a Notification Content

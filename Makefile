@@ -196,7 +196,7 @@ check-required-reason: deps
 ## module `Joryio` with the package's language mode and flags (Apple-only `#if` code is not seen here).
 ## The NotificationServiceExtension subspec is its own pod target in the extension (no Core): its folder
 ## is type-checked alone as `Joryio` too, and with the others (an app may install both in one target).
-POD_FOLDERS = Core Storage Transport Delivery Consent Identity Platform Auth Feature Push InApp Ecommerce Kit Joryio \
+POD_FOLDERS = Core Storage Transport Delivery Consent Identity Platform Auth Feature Push InApp Ecommerce Kit Joryio UI \
 	NotificationServiceExtension
 POD_SWIFTC = swiftc -typecheck -swift-version 6 -warnings-as-errors -module-name Joryio -package-name joryio \
 	-enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault \

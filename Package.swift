@@ -32,6 +32,9 @@ let package = Package(
         // Every feature: tracking, identity, consent, attributes, SDK auth, and push, in-app and
         // e-commerce as their modules arrive.
         .library(name: "Joryio", targets: ["Joryio"]),
+        // The built-in in-app renderer (issue 17; PKG-2, PKG-3): depends on Joryio. Its groundwork so far:
+        // the HTML document and its CSP, the native layouts and the action routing, as values.
+        .library(name: "JoryioUI", targets: ["JoryioUI"]),
         // The same `Joryio.shared` without push, in-app or e-commerce code.
         .library(name: "JoryioAnalytics", targets: ["JoryioAnalytics"]),
         // The Notification Service Extension's product (issue 15): rich-push media, no dependencies
@@ -108,6 +111,8 @@ let package = Package(
             "Joryio",
             ["JoryioKit", "JoryioCore", "JoryioPush", "JoryioInApp", "JoryioEcommerce", "JoryioFeature"]
         ),
+        // The in-app renderer (issue 17): found by class name at run time (INAPP-40).
+        module("JoryioUI", "UI", ["Joryio", "JoryioKit"]),
         module("JoryioAnalytics", "Analytics", ["JoryioKit", "JoryioCore"]),
         module(
             "JoryioTesting",
@@ -221,6 +226,7 @@ let package = Package(
             name: "JoryioInAppTests",
             dependencies: ["JoryioInApp", "JoryioKit", "JoryioCore", "JoryioDelivery", "JoryioTesting"]
         ),
+        .testTarget(name: "JoryioUITests", dependencies: ["JoryioUI", "JoryioKit"], exclude: ["Fixtures"]),
         .testTarget(name: "JoryioEcommerceTests", dependencies: ["JoryioEcommerce", "JoryioKit", "JoryioCore"]),
         .testTarget(
             name: "JoryioGeozonesTests",

@@ -1,0 +1,18 @@
+import Foundation
+
+/// The HTML fixtures under `Fixtures/` (hostile and wired author markup), shared with the later
+/// real-browser lane (Fixtures/README.md).
+enum Fixtures {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Fixtures"
+    )
+
+    /// Every `.html` file under `folder`, by name.
+    static func html(in folder: String) throws -> [(name: String, markup: String)] {
+        let url = self.directory.appendingPathComponent(folder)
+        let names = try FileManager.default.contentsOfDirectory(atPath: url.path).filter { $0.hasSuffix(".html") }
+        return try names.sorted().map { name in
+            (name, try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8))
+        }
+    }
+}
