@@ -112,7 +112,7 @@ let package = Package(
             ["JoryioKit", "JoryioCore", "JoryioPush", "JoryioInApp", "JoryioEcommerce", "JoryioFeature"]
         ),
         // The in-app renderer (issue 17): found by class name at run time (INAPP-40).
-        module("JoryioUI", "UI", ["Joryio", "JoryioKit"]),
+        module("JoryioUI", "UI", ["Joryio", "JoryioKit", "JoryioInApp"]),
         module("JoryioAnalytics", "Analytics", ["JoryioKit", "JoryioCore"]),
         module(
             "JoryioTesting",
