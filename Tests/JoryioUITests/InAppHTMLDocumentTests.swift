@@ -67,6 +67,12 @@ import Testing
         #expect(InAppHTMLDocument.prefix.components(separatedBy: "<script").count == 2)
     }
 
+    /// The hash as an independent tool computes it over the script's text (`sha256sum`, Python's
+    /// hashlib): if the bridge changed on purpose, put the new value here after checking it elsewhere.
+    @Test func theHashMatchesAnIndependentComputation() {
+        #expect(InAppHTMLDocument.scriptHash == "sha256-0x53tr3OGe1umlSssEvxwmVkeqm6wdQbQiepkOyEsCs=")
+    }
+
     @Test func theAuthorsMarkupIsInTheBodyUnchanged() {
         let markup = "<h1>Sale</h1><a href=\"myapp://x\">Go</a>"
         let html = InAppHTMLDocument(authorHTML: markup).html
