@@ -32,6 +32,16 @@ private func link(_ string: String) -> URL {
         #expect(InAppActionRouting.route(string) == expected)
     }
 
+    /// Browsers drop tabs, newlines and leading control characters from URLs, so these are
+    /// `javascript:` to a browser; here they are refused too (not a URL, or no scheme).
+    @Test(arguments: ["java\tscript:alert(1)", "java\nscript:alert(1)", "\u{1}javascript:alert(1)", "", " "])
+    func obfuscatedSchemesAreRefused(string: String) {
+        guard case .refused = InAppActionRouting.route(string) else {
+            Issue.record("\(string.debugDescription) was not refused")
+            return
+        }
+    }
+
     @Test func aButtonReportsThenOpensThenCloses() {
         let button = InAppMessage.Button(id: "buy", label: "Buy", url: link("myapp://buy"))
         #expect(
