@@ -12,8 +12,13 @@ import FoundationNetworking
 /// ``RichPushMediaReceiver``; a redirect is followed only to an allowed URL and at most
 /// ``RichPushLimits/maxRedirects`` times; the request and resource timeouts are the deadline.
 package struct URLSessionRichPushDownloader: RichPushDownloader {
-    /// The live downloader.
-    package init() {}
+    /// Called after each chunk is written (tests sample memory there); `nil` in the extension.
+    private let chunkWritten: (@Sendable () -> Void)?
+
+    /// The live downloader; `chunkWritten` runs after each chunk reaches the file.
+    package init(chunkWritten: (@Sendable () -> Void)? = nil) {
+        self.chunkWritten = chunkWritten
+    }
 
     package func download(
         _ url: URL,
@@ -26,7 +31,12 @@ package struct URLSessionRichPushDownloader: RichPushDownloader {
             return {}
         }
         let receiver = RichPushMediaReceiver(directory: directory, limits: limits, name: UUID().uuidString)
-        let delegate = RichPushDownloadDelegate(receiver: receiver, limits: limits, completion: completion)
+        let delegate = RichPushDownloadDelegate(
+            receiver: receiver,
+            limits: limits,
+            chunkWritten: self.chunkWritten,
+            completion: completion
+        )
         let configuration = URLSessionConfiguration.ephemeral
         // A backstop: the session's own deadline ends the download first. Whole seconds, because
         // swift-corelibs-foundation times a fraction of a second out at once.
@@ -61,14 +71,17 @@ private final class RichPushDownloadDelegate: NSObject, URLSessionDataDelegate, 
 
     private let state: RichPushLock<State>
     private let limits: RichPushLimits
+    private let chunkWritten: (@Sendable () -> Void)?
 
     init(
         receiver: RichPushMediaReceiver,
         limits: RichPushLimits,
+        chunkWritten: (@Sendable () -> Void)?,
         completion: @escaping @Sendable (Result<RichPushMediaFile, RichPushFailure>) -> Void
     ) {
         self.state = RichPushLock(State(receiver: receiver, completion: completion))
         self.limits = limits
+        self.chunkWritten = chunkWritten
     }
 
     /// Stops the download; the completion reports ``RichPushFailure/cancelled`` unless another
@@ -120,7 +133,11 @@ private final class RichPushDownloadDelegate: NSObject, URLSessionDataDelegate, 
                 return true
             }
         }
-        if failed { dataTask.cancel() }
+        if failed {
+            dataTask.cancel()
+        } else {
+            self.chunkWritten?()
+        }
     }
 
     func urlSession(

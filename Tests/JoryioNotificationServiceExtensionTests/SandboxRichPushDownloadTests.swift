@@ -17,10 +17,12 @@ struct SandboxRichPushDownloadTests {
     static func download(
         _ url: URL,
         limits: RichPushLimits = .standard,
-        into directory: ScratchDirectory
+        into directory: ScratchDirectory,
+        chunkWritten: (@Sendable () -> Void)? = nil
     ) async -> Result<RichPushMediaFile, RichPushFailure> {
         await withCheckedContinuation { continuation in
-            _ = URLSessionRichPushDownloader().download(url, limits: limits, into: directory.url) { result in
+            let downloader = URLSessionRichPushDownloader(chunkWritten: chunkWritten)
+            _ = downloader.download(url, limits: limits, into: directory.url) { result in
                 continuation.resume(returning: result)
             }
         }

@@ -53,8 +53,10 @@ struct SandboxRichPushSessionTests {
         )
         #expect(outcome == .original(.deadline))
         #expect(seconds >= 0.45 && seconds < 2, "took \(seconds) s")
-        // The cancelled download removes its partial file.
-        try await Task.sleep(for: .milliseconds(200))
+        // The cancelled download removes its partial file once the loader reports the
+        // cancellation (on its own queue): waited for by yielding, at most 5 s, never slept.
+        let limit = Date().addingTimeInterval(5)
+        while !directory.files.isEmpty, Date() < limit { await Task.yield() }
         #expect(directory.files.isEmpty)
     }
 
@@ -119,17 +121,11 @@ struct SandboxRichPushSessionTests {
         _ = try await SandboxRichPushDownloadTests.download(warmUp, into: directory).get()
         let baseline = Self.residentBytes()
         let peak = RichPushLock(baseline)
-        let done = RichPushLock(false)
-        let sampler = Thread {
-            while !done.value {
-                let now = Self.residentBytes()
-                peak.withLock { $0 = max($0, now) }
-                usleep(2000)
-            }
+        // Sampled after every chunk written: what the process holds while the body streams.
+        let result = await SandboxRichPushDownloadTests.download(url, into: directory) {
+            let now = Self.residentBytes()
+            peak.withLock { $0 = max($0, now) }
         }
-        sampler.start()
-        let result = await SandboxRichPushDownloadTests.download(url, into: directory)
-        done.withLock { $0 = true }
         let file = try result.get()
         let growth = peak.value - baseline
         #expect(file.byteCount == size)
