@@ -2,6 +2,7 @@ internal import Foundation
 internal import JoryioAuth
 internal import JoryioConsent
 internal import JoryioDelivery
+internal import JoryioFeature
 internal import JoryioIdentity
 internal import JoryioStorage
 
@@ -56,4 +57,7 @@ struct EngineState {
     /// The start job is storing what an earlier launch journaled: those events are not announced
     /// to the features (``EngineFeature/eventTracked(_:)``).
     var replaying = false
+    /// The features that listen to events (``EngineFeature/observesEvents``): read on every event,
+    /// so kept here rather than fetched from the locked feature list each time.
+    var eventObservers: [any EngineFeature] = []
 }

@@ -9,7 +9,11 @@ extension JoryioEngine {
     /// the start job applies it, so it never sends before sending is released.
     func attach(_ make: (FeatureSetup, FeatureContext) -> any EngineFeature) {
         let feature = make(self.featureSetup, self.featureContext)
-        self.featureSlot.withLock { $0 = FeatureList($0.all + [feature]) }
+        let features = self.featureSlot.withLock { list -> FeatureList in
+            list = FeatureList(list.all + [feature])
+            return list
+        }
+        self.state.withValue { $0.eventObservers = features.eventObservers }
         feature.start()
         if self.state.value.started {
             feature.privacyChanged(.applied(self.state.value.privacy.state))

@@ -41,8 +41,8 @@ extension JoryioEngine {
 
     /// Tells the features that listen to events (in-app triggers) that `name` was queued.
     func announce(_ name: @autoclosure () -> String) {
-        let observers = self.features.eventObservers
-        guard !observers.isEmpty, !self.state.value.replaying else { return }
+        let (observers, replaying) = self.state.withValue { ($0.eventObservers, $0.replaying) }
+        guard !observers.isEmpty, !replaying else { return }
         let name = name()
         for feature in observers { feature.eventTracked(name) }
     }

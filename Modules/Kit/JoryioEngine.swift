@@ -150,6 +150,7 @@ package final class JoryioEngine: Sendable {
             if case .authToken(let value) = entry { value } else { token }
         }
         self.state.value.launchToken = launchToken
+        self.state.value.eventObservers = self.features.eventObservers
         self.features.each { $0.start() }
         if let configToken { self.setAuthToken(configToken) }
         let actions = self.state.withValue { state -> [PrivacyStateMachine.Action] in
