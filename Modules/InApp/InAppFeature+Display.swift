@@ -138,21 +138,27 @@ extension InAppFeature {
 
     /// Queues a report the machine decided, with the campaign's delivery token (INAPP-63).
     func queueReport(_ action: InAppReportAction, campaign: InAppCampaign, elementId: String?) {
-        let identity = self.context.identity()
+        self.queueReport(
+            action,
+            campaignId: campaign.id,
+            elementId: elementId,
+            token: campaign.message.deliveryToken,
+            at: self.context.clock.now()
+        )
+    }
+
+    /// Queues one track report under the current ids.
+    func queueReport(_ action: InAppReportAction, campaignId: String, elementId: String?, token: String?, at: Date) {
         self.reports.record(
             .track(
                 InAppTrackReport(
                     messageId: self.context.identifiers.next(),
-                    campaignId: campaign.id,
+                    campaignId: campaignId,
                     action: action,
                     elementId: elementId,
-                    deliveryToken: campaign.message.deliveryToken,
-                    timestamp: self.context.clock.now(),
-                    identity: InAppIdentity(
-                        userId: identity.userId,
-                        anonymousId: identity.anonymousId.isEmpty ? nil : identity.anonymousId,
-                        deviceId: self.context.deviceId()
-                    )
+                    deliveryToken: token,
+                    timestamp: at,
+                    identity: self.currentIdentity
                 )
             )
         )

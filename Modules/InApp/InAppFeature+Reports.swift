@@ -6,8 +6,8 @@ internal import JoryioKit
 
 /// What the app reports itself (callback mode, INAPP-33) and the documented in-app calls.
 extension InAppFeature {
-    /// The ids reports are made under now.
-    private var currentIdentity: InAppIdentity {
+    /// The ids requests and reports are made under now.
+    var currentIdentity: InAppIdentity {
         let identity = self.context.identity()
         return InAppIdentity(
             userId: identity.userId,
@@ -38,19 +38,7 @@ extension InAppFeature {
             "trackInAppImpression: campaign \"\(String(campaignId.prefix(64)))\" is not among the synced campaigns, "
                 + "so no delivery token is known; a server that requires tokens will refuse the report"
         )
-        self.reports.record(
-            .track(
-                InAppTrackReport(
-                    messageId: self.context.identifiers.next(),
-                    campaignId: campaignId,
-                    action: action,
-                    elementId: elementId,
-                    deliveryToken: nil,
-                    timestamp: timestamp,
-                    identity: self.currentIdentity
-                )
-            )
-        )
+        self.queueReport(action, campaignId: campaignId, elementId: elementId, token: nil, at: timestamp)
     }
 
     /// `submitInAppForm(campaignId:values:)` (INAPP-51, INAPP-53): the values the wire takes,

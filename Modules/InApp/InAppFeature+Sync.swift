@@ -46,13 +46,7 @@ extension InAppFeature {
         }
         guard send else { return }
         let identity = self.context.identity()
-        let request = InAppSyncRequest(
-            identity: InAppIdentity(
-                userId: identity.userId,
-                anonymousId: identity.anonymousId.isEmpty ? nil : identity.anonymousId,
-                deviceId: self.context.deviceId()
-            )
-        )
+        let request = InAppSyncRequest(identity: self.currentIdentity)
         let now = self.context.clock.now()
         let credentials = self.dependencies.authorization.credentials(for: identity.userId)
         self.dependencies.logger.debug("syncing in-app campaigns (\(reason.rawValue))")
