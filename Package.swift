@@ -145,6 +145,8 @@ let package = Package(
 
         // Release tooling: all logic in JoryioToolsCore, a thin CLI over it, thin command plugins over the CLI.
         .target(name: "JoryioToolsCore", dependencies: ["JoryioCore"], path: "Tools/JoryioToolsCore"),
+        // Headless Chromium driven as a command: the browser lane's probe and the campaign previews.
+        .target(name: "JoryioBrowser", dependencies: ["JoryioUI", "JoryioCore"], path: "Tools/Browser"),
         .executableTarget(
             name: "joryio-tools",
             // Linked for their PrivacyFacts: a module not linked here adds nothing to the manifest.
@@ -227,6 +229,8 @@ let package = Package(
             dependencies: ["JoryioInApp", "JoryioKit", "JoryioCore", "JoryioDelivery", "JoryioTesting"]
         ),
         .testTarget(name: "JoryioUITests", dependencies: ["JoryioUI", "JoryioKit"], exclude: ["Fixtures"]),
+        // The browser lane (`make test-browser`): the HTML documents in headless Chromium.
+        .testTarget(name: "JoryioBrowserTests", dependencies: ["JoryioBrowser", "JoryioUI", "JoryioTesting"]),
         .testTarget(name: "JoryioEcommerceTests", dependencies: ["JoryioEcommerce", "JoryioKit", "JoryioCore"]),
         .testTarget(
             name: "JoryioGeozonesTests",

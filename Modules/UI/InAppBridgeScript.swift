@@ -21,6 +21,16 @@
 /// browser running the fixtures) each message is dispatched as a `joryio-bridge` `CustomEvent` on
 /// `window` instead.
 ///
+/// Links are `<a>` and `<area>` in any namespace (SVG's `<a>` too, with `href` or `xlink:href`): the
+/// bridge cancels the browser's navigation for every one of them, and a link with no URL posts
+/// nothing. The web view's navigation policy refuses whatever gets past it.
+///
+/// Clobbering: the author's markup cannot run code, but named elements can shadow DOM properties
+/// (`<input name="getAttribute">` makes `form.getAttribute` that input; `<img name="querySelector">`
+/// shadows `document.querySelector`). The bridge therefore takes every DOM method and getter it uses
+/// from the prototypes while it installs, in the head, before any author element exists, and never
+/// reads a property of an element or a form by name.
+///
 /// The text is hashed byte for byte into the CSP (``InAppHTMLDocument/scriptHash``): any edit here
 /// changes the hash with it, and it must never contain `</script`.
 package enum InAppBridgeScript {
@@ -29,23 +39,44 @@ package enum InAppBridgeScript {
         (function () {
           "use strict";
           if (window.joryioBridge) { return; }
+          var uncurry = Function.prototype.bind.bind(Function.prototype.call);
+          function getter(type, name) { return uncurry(Object.getOwnPropertyDescriptor(type.prototype, name).get); }
+          var getAttribute = uncurry(Element.prototype.getAttribute);
+          var getAttributeNS = uncurry(Element.prototype.getAttributeNS);
+          var hasAttribute = uncurry(Element.prototype.hasAttribute);
+          var closest = uncurry(Element.prototype.closest);
+          var localName = getter(Element, "localName");
+          var idOf = getter(Element, "id");
+          var formOf = getter(HTMLButtonElement, "form");
+          var buttonType = getter(HTMLButtonElement, "type");
+          var targetOf = getter(Event, "target");
+          var preventDefault = uncurry(Event.prototype.preventDefault);
+          var addListener = uncurry(EventTarget.prototype.addEventListener);
+          var dispatch = uncurry(EventTarget.prototype.dispatchEvent);
+          var forEachEntry = uncurry(FormData.prototype.forEach);
+          var keysOf = Object.keys;
+          var ElementType = Element, ButtonType = HTMLButtonElement, FormType = HTMLFormElement;
+          var FormDataType = FormData, EventType = CustomEvent;
+          var handlers = window.webkit && window.webkit.messageHandlers;
+          var handler = handlers && handlers.joryio ? handlers.joryio : null;
           function post(message) {
-            var handlers = window.webkit && window.webkit.messageHandlers;
-            if (handlers && handlers.joryio) { handlers.joryio.postMessage(message); return; }
-            window.dispatchEvent(new CustomEvent("joryio-bridge", { detail: message }));
+            if (handler) { handler.postMessage(message); return; }
+            dispatch(window, new EventType("joryio-bridge", { detail: message }));
           }
           function text(value) { return typeof value === "string" ? value : ""; }
-          function elementId(element) {
-            return element.getAttribute("data-joryio-id") || element.id || "";
-          }
+          function isLink(element) { var name = localName(element); return name === "a" || name === "area"; }
+          function elementId(element) { return getAttribute(element, "data-joryio-id") || idOf(element) || ""; }
           function elementURL(element) {
-            var url = element.getAttribute("data-joryio-url");
-            if (url === null && element.tagName === "A") { url = element.getAttribute("href"); }
-            return url === null ? null : url;
+            var url = getAttribute(element, "data-joryio-url");
+            if (url === null && isLink(element)) {
+              url = getAttribute(element, "href");
+              if (url === null) { url = getAttributeNS(element, "http://www.w3.org/1999/xlink", "href"); }
+            }
+            return url;
           }
           function formValues(form) {
             var values = {};
-            new FormData(form).forEach(function (value, name) {
+            forEachEntry(new FormDataType(form), function (value, name) {
               values[name] = typeof value === "string" ? value : text(value && value.name);
             });
             return values;
@@ -57,29 +88,31 @@ package enum InAppBridgeScript {
             close: function () { post({ type: "dismiss" }); },
             submit: function (formId, values) {
               var strings = {};
-              Object.keys(values || {}).forEach(function (key) { strings[key] = String(values[key]); });
+              keysOf(values || {}).forEach(function (key) { strings[key] = String(values[key]); });
               post({ type: "form", formId: text(formId), values: strings });
             }
           });
           Object.defineProperty(window, "joryioBridge", { value: bridge, writable: false, configurable: false });
-          document.addEventListener("click", function (event) {
-            var target = event.target instanceof Element ? event.target : null;
-            var element = target && target.closest("[data-joryio-action], a[href], button");
+          addListener(document, "click", function (event) {
+            var target = targetOf(event);
+            var element = target instanceof ElementType ? closest(target, "[data-joryio-action], a, area, button") : null;
             if (!element) { return; }
-            var form = element.tagName === "BUTTON" ? element.form : null;
-            var action = element.getAttribute("data-joryio-action");
-            if (action === null && form && form.hasAttribute("data-jry-form") && element.type === "submit") {
-              return;
+            var action = getAttribute(element, "data-joryio-action");
+            if (action === null && element instanceof ButtonType) {
+              var form = formOf(element);
+              if (form && hasAttribute(form, "data-jry-form") && buttonType(element) === "submit") { return; }
             }
-            event.preventDefault();
+            preventDefault(event);
             if (action === "close") { bridge.close(); return; }
-            bridge.click(elementId(element), elementURL(element));
+            var url = elementURL(element);
+            if (action === null && isLink(element) && url === null) { return; }
+            bridge.click(elementId(element), url);
           }, true);
-          document.addEventListener("submit", function (event) {
-            var form = event.target;
-            event.preventDefault();
-            if (!(form instanceof HTMLFormElement) || !form.hasAttribute("data-jry-form")) { return; }
-            post({ type: "form", formId: form.getAttribute("data-jry-form"), values: formValues(form) });
+          addListener(document, "submit", function (event) {
+            var form = targetOf(event);
+            preventDefault(event);
+            if (!(form instanceof FormType) || !hasAttribute(form, "data-jry-form")) { return; }
+            post({ type: "form", formId: getAttribute(form, "data-jry-form"), values: formValues(form) });
           }, true);
         })();
         """

@@ -4,7 +4,7 @@ internal import Foundation
 /// SDK's head (the Content-Security-Policy first, then `joryioBridge`), and the author's markup
 /// verbatim in the body.
 ///
-/// Nothing in the author's markup is escaped or rewritten: the CSP is what stops it. It is the first
+/// The author's markup is not escaped or sanitised: the CSP is what stops it. It is the first
 /// element of the head, so it governs everything after it, and everything the author wrote comes after
 /// it. What the author's markup can try, and why it fails (docs/decisions.md, "JoryioUI groundwork
 /// (issue 17)"):
@@ -18,8 +18,11 @@ internal import Foundation
 /// - Remote images, fonts, CSS, `fetch`: `default-src 'none'`, with `img-src`/`font-src` `data:` only.
 /// - `<form action>`: `form-action 'none'`; the bridge handles `data-jry-form` forms (INAPP-52).
 ///
-/// CSP does not govern top-level navigation (`<a href>` without the bridge, `<meta http-equiv="refresh">`):
-/// the web view's navigation delegate must refuse every navigation after the initial load (issue 17).
+/// CSP does not govern top-level navigation. Links are the bridge's (it cancels every `<a>` and `<area>`
+/// navigation and reports the tap); `<meta http-equiv="refresh">` would navigate by itself, so the one
+/// rewrite the builder makes is to rename every `http-equiv` in the author's markup (any case) to
+/// ``neutralizedPragma``: a pragma in the body then is an inert attribute, whatever it says. Behind both,
+/// the web view's navigation policy refuses every navigation after the initial load.
 package struct InAppHTMLDocument: Sendable, Equatable {
     /// The author's markup, as the campaign carries it.
     package var authorHTML: String
@@ -27,6 +30,42 @@ package struct InAppHTMLDocument: Sendable, Equatable {
     /// A document around `authorHTML`.
     package init(authorHTML: String) {
         self.authorHTML = authorHTML
+    }
+
+    /// What `http-equiv` becomes in the author's markup (GAP-43): an attribute no browser acts on.
+    package static let neutralizedPragma = "data-jry-http-equiv"
+
+    /// The author's markup as the document holds it: every `http-equiv`, in any letter case, renamed to
+    /// ``neutralizedPragma``; nothing else changes.
+    package var bodyMarkup: String {
+        Self.neutralizingPragmas(in: self.authorHTML)
+    }
+
+    private static func neutralizingPragmas(in markup: String) -> String {
+        let pattern = Array("http-equiv".utf8)
+        let bytes = Array(markup.utf8)
+        guard bytes.count >= pattern.count else { return markup }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        var changed = false
+        while index < bytes.count {
+            if index + pattern.count <= bytes.count,
+                zip(bytes[index..<(index + pattern.count)], pattern).allSatisfy({ lowercased($0) == $1 })
+            {
+                output.append(contentsOf: neutralizedPragma.utf8)
+                index += pattern.count
+                changed = true
+            } else {
+                output.append(bytes[index])
+                index += 1
+            }
+        }
+        return changed ? String(decoding: output, as: UTF8.self) : markup
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        (0x41...0x5A).contains(byte) ? byte + 0x20 : byte
     }
 
     /// `sha256-<base64>` of the bridge script's UTF-8 bytes: its CSP source.
@@ -55,20 +94,38 @@ package struct InAppHTMLDocument: Sendable, Equatable {
     package static let contentSecurityPolicy: String = directives.joined(separator: "; ")
 
     /// The `<meta>` that carries the policy: the head's first element.
-    package static let policyMeta: String =
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"\(contentSecurityPolicy)\">"
+    package static let policyMeta: String = policyMeta(directives)
+
+    private static func policyMeta(_ directives: [String]) -> String {
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"\(directives.joined(separator: "; "))\">"
+    }
 
     /// Everything before the author's markup: doctype, the head (policy first), and `<body>`.
-    package static let prefix: String =
-        "<!DOCTYPE html>\n<html>\n<head>\n" + policyMeta + "\n<meta charset=\"utf-8\">\n"
-        + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        + "<script>" + InAppBridgeScript.source + "</script>\n</head>\n<body>\n"
+    package static let prefix: String = prefix(policy: policyMeta, scripts: [InAppBridgeScript.source])
+
+    private static func prefix(policy: String, scripts: [String]) -> String {
+        "<!DOCTYPE html>\n<html>\n<head>\n" + policy + "\n<meta charset=\"utf-8\">\n"
+            + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+            + scripts.map { "<script>" + $0 + "</script>\n" }.joined() + "</head>\n<body>\n"
+    }
 
     /// Everything after the author's markup.
     package static let suffix = "\n</body>\n</html>\n"
 
-    /// The document to load: ``prefix``, the author's markup unchanged, ``suffix``.
+    /// The document to load: ``prefix``, ``bodyMarkup``, ``suffix``.
     package var html: String {
-        Self.prefix + self.authorHTML + Self.suffix
+        Self.prefix + self.bodyMarkup + Self.suffix
+    }
+
+    /// The same document with `script` run first, before the bridge, for tests in a real browser: a
+    /// stand-in for WebKit's message handler and a recorder of CSP violations (JoryioBrowser). The
+    /// policy gains that script's hash and nothing else; nothing in the SDK calls this.
+    package func html(instrumentedWith script: String) -> String {
+        let hash = "sha256-" + Data(InAppSHA256.digest(Array(script.utf8))).base64EncodedString()
+        let directives = Self.directives.map {
+            $0.hasPrefix("script-src ") ? $0 + " '\(hash)'" : $0
+        }
+        return Self.prefix(policy: Self.policyMeta(directives), scripts: [script, InAppBridgeScript.source])
+            + self.bodyMarkup + Self.suffix
     }
 }

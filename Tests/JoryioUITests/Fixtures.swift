@@ -1,7 +1,7 @@
 import Foundation
 
-/// The HTML fixtures under `Fixtures/` (hostile and wired author markup), shared with the later
-/// real-browser lane (Fixtures/README.md).
+/// The HTML fixtures under `Fixtures/` (hostile and wired author markup), shared with the
+/// browser lane (Tests/JoryioBrowserTests).
 enum Fixtures {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
         "Fixtures"

@@ -4,7 +4,7 @@ import Testing
 
 /// The HTML message document (INAPP-20, INAPP-24 … INAPP-26, INAPP-52, GAP-43): its CSP, where it
 /// sits, the bridge script's hash, and hostile author markup that leaves all of it unchanged. Browser
-/// behaviour itself is the later real-browser lane's (Fixtures/README.md).
+/// behaviour itself is the browser lane's (Tests/JoryioBrowserTests, Fixtures/README.md).
 @Suite struct InAppHTMLDocumentTests {
     static let requiredDirectives = [
         "default-src 'none'", "style-src 'unsafe-inline'", "img-src data:", "font-src data:",
@@ -70,7 +70,7 @@ import Testing
     /// The hash as an independent tool computes it over the script's text (`sha256sum`, Python's
     /// hashlib): if the bridge changed on purpose, put the new value here after checking it elsewhere.
     @Test func theHashMatchesAnIndependentComputation() {
-        #expect(InAppHTMLDocument.scriptHash == "sha256-0x53tr3OGe1umlSssEvxwmVkeqm6wdQbQiepkOyEsCs=")
+        #expect(InAppHTMLDocument.scriptHash == "sha256-QvcO/FCMYp3WG8V7gqNUjV2SrdXoOT8zK6zReTMj5fs=")
     }
 
     @Test func theAuthorsMarkupIsInTheBodyUnchanged() {
@@ -86,9 +86,9 @@ import Testing
             "post({ type: \"click\", elementId: text(id), url:",
             "post({ type: \"dismiss\" })",
             "post({ type: \"form\", formId: text(formId), values: strings })",
-            "post({ type: \"form\", formId: form.getAttribute(\"data-jry-form\"), values: formValues(form) })",
-            "handlers.joryio.postMessage(message)",
-            "[data-joryio-action], a[href], button",
+            "post({ type: \"form\", formId: getAttribute(form, \"data-jry-form\"), values: formValues(form) })",
+            "handler.postMessage(message)",
+            "[data-joryio-action], a, area, button",
             "Object.defineProperty(window, \"joryioBridge\"",
             "if (window.joryioBridge) { return; }",
         ] {
@@ -106,9 +106,13 @@ import Testing
             let first = try #require(Self.firstPolicy(html), "\(name)")
             #expect(first.policy == InAppHTMLDocument.contentSecurityPolicy, "\(name): the first policy changed")
             #expect(first.offset < InAppHTMLDocument.prefix.count, "\(name): the first policy is the author's")
-            // Every policy the author wrote comes after the SDK's `<body>`, where HTML ignores it, and an
-            // extra policy could only tighten the first.
-            #expect(html == InAppHTMLDocument.prefix + markup + InAppHTMLDocument.suffix, "\(name)")
+            // Every policy the author wrote comes after the SDK's `<body>`, as an inert attribute.
+            #expect(html == InAppHTMLDocument.prefix + Self.neutralized(markup) + InAppHTMLDocument.suffix, "\(name)")
+            let body = html.dropFirst(InAppHTMLDocument.prefix.count).lowercased()
+            #expect(
+                body.components(separatedBy: "http-equiv").count
+                    == body.components(separatedBy: "data-jry-http-equiv").count
+            )
         }
     }
 
@@ -132,5 +136,52 @@ import Testing
             let name = attribute.prefix { $0 != "=" }
             #expect(InAppBridgeScript.source.contains(name), "the bridge ignores \(name)")
         }
+    }
+
+    /// `markup` with every `http-equiv` renamed, computed independently of the builder.
+    static func neutralized(_ markup: String) -> String {
+        markup.replacingOccurrences(of: "http-equiv", with: "data-jry-http-equiv", options: .caseInsensitive)
+    }
+
+    /// A refresh pragma would navigate away with no script and no tap (CSP does not govern it): the
+    /// builder renames `http-equiv` in any letter case, and nothing else (GAP-43).
+    @Test(arguments: [
+        (
+            "<meta http-equiv=\"refresh\" content=\"0; url=https://evil.example/\">",
+            "<meta data-jry-http-equiv=\"refresh\" content=\"0; url=https://evil.example/\">"
+        ),
+        ("<META HTTP-EQUIV=refresh content=0>", "<META data-jry-http-equiv=refresh content=0>"),
+        ("<meta Http-Equiv='Content-Security-Policy'>", "<meta data-jry-http-equiv='Content-Security-Policy'>"),
+        ("x http-equivhttp-equiv y", "x data-jry-http-equivdata-jry-http-equiv y"),
+        ("http-equi", "http-equi"),
+        ("Ünïcödé http-EQUIV ✓", "Ünïcödé data-jry-http-equiv ✓"),
+        ("", ""),
+    ])
+    func pragmasAreRenamed(markup: String, expected: String) {
+        #expect(InAppHTMLDocument(authorHTML: markup).bodyMarkup == expected)
+        #expect(
+            InAppHTMLDocument(authorHTML: markup).html == InAppHTMLDocument.prefix + expected + InAppHTMLDocument.suffix
+        )
+    }
+
+    /// The browser lane's document differs from the shipped one by its extra script, first, and that
+    /// script's hash in `script-src`: nothing else.
+    @Test func theInstrumentedDocumentAddsOneHashedScript() throws {
+        let shim = "window.shim = 1;"
+        let document = InAppHTMLDocument(authorHTML: "<p>x</p>")
+        let instrumented = document.html(instrumentedWith: shim)
+        let shimHash = "sha256-" + Data(InAppSHA256.digest(Array(shim.utf8))).base64EncodedString()
+        let policy = try #require(Self.firstPolicy(instrumented)).policy
+        #expect(
+            policy
+                == InAppHTMLDocument.contentSecurityPolicy.replacingOccurrences(
+                    of: "script-src '\(InAppHTMLDocument.scriptHash)'",
+                    with: "script-src '\(InAppHTMLDocument.scriptHash)' '\(shimHash)'"
+                )
+        )
+        #expect(Self.firstScript(instrumented) == shim)
+        let restored = instrumented.replacingOccurrences(of: "<script>\(shim)</script>\n", with: "")
+            .replacingOccurrences(of: " '\(shimHash)'", with: "")
+        #expect(restored == document.html)
     }
 }
