@@ -55,7 +55,7 @@ package struct InAppNativeLayout: Sendable, Equatable {
     }
 
     /// Dynamic Type styles (`UIFont.TextStyle`), scaled with the person's setting.
-    package enum TextStyle: String, Sendable, Equatable {
+    package enum TextStyle: String, Sendable, Equatable, CaseIterable {
         /// `.headline`.
         case headline
         /// `.body`.
@@ -65,7 +65,7 @@ package struct InAppNativeLayout: Sendable, Equatable {
     }
 
     /// Colour roles, resolved by the views: system colours that follow light and dark, and the app's tint.
-    package enum ColorRole: String, Sendable, Equatable {
+    package enum ColorRole: String, Sendable, Equatable, CaseIterable {
         /// The card: `.systemBackground` (elevated in dark mode).
         case background
         /// Headline text: `.label`.
@@ -74,7 +74,8 @@ package struct InAppNativeLayout: Sendable, Equatable {
         case secondaryText
         /// The first button's fill and the other buttons' text: the app's `tintColor`.
         case tint
-        /// Text on a tint fill: `.white` in light and dark (tinted buttons as UIKit draws them).
+        /// Text on a tint fill: `.white` in light and dark (tinted buttons as UIKit draws them), black
+        /// when white would fall below 3:1 contrast on a light tint (``InAppNativeStyle``).
         case onTint
         /// The close control: `.tertiaryLabel`.
         case closeControl
