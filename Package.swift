@@ -146,12 +146,17 @@ let package = Package(
         // Release tooling: all logic in JoryioToolsCore, a thin CLI over it, thin command plugins over the CLI.
         .target(name: "JoryioToolsCore", dependencies: ["JoryioCore"], path: "Tools/JoryioToolsCore"),
         // Headless Chromium driven as a command: the browser lane's probe and the campaign previews.
-        .target(name: "JoryioBrowser", dependencies: ["JoryioUI", "JoryioCore"], path: "Tools/Browser"),
+        .target(
+            name: "JoryioBrowser",
+            dependencies: ["JoryioUI", "JoryioCore", "JoryioKit", "JoryioInApp", "JoryioToolsCore"],
+            path: "Tools/Browser"
+        ),
         .executableTarget(
             name: "joryio-tools",
             // Linked for their PrivacyFacts: a module not linked here adds nothing to the manifest.
             dependencies: [
                 "JoryioToolsCore", "JoryioCore", "JoryioKit", "JoryioStorage", "JoryioEcommerce", "JoryioGeozones",
+                "JoryioBrowser",
             ],
             path: "Tools/joryio-tools"
         ),

@@ -9,6 +9,13 @@ package struct CommandOutput: Sendable, Equatable {
     package var standardOutput: String
     /// Text for standard error.
     package var standardError: String
+
+    /// What a run printed and its status.
+    package init(exitCode: Int32, standardOutput: String, standardError: String) {
+        self.exitCode = exitCode
+        self.standardOutput = standardOutput
+        self.standardError = standardError
+    }
 }
 
 /// The `joryio-tools` commands: argument handling, reading inputs and writing outputs.
@@ -27,6 +34,8 @@ package enum JoryioToolsCommand {
                              Fail when Apple-platform code uses a required-reason API the manifest lacks.
           check-podspec      Fail when Joryio.podspec does not match the SwiftPM products it mirrors.
           check-nse          Fail when the Notification Service Extension product depends on anything.
+          preview-campaign   Render in-app campaigns to PNG in light and dark mode (headless Chromium).
+          inapp-document     Write the HTML in-app document's parts as JSON for the sandbox's previews.
           help               Show this help, or a command's help: joryio-tools help <command>.
 
         Exit codes: 0 success, 1 check failed, 64 usage error, 65 invalid input, 66 missing input, 73 cannot write.
