@@ -104,6 +104,16 @@ package final class PushNotificationHandler: EngineFeature {
         inAppSync.syncForPush(completion)
     }
 
+    /// Follows a link tapped in an in-app message (DEEPLINK-5, ULINK-9) the way a push's link is
+    /// followed: once the app is active, on the main thread, the app's link handler first
+    /// (DEEPLINK-6, GAP-73), then `open` for `.openURL`, or an `NSUserActivity` for
+    /// `.universalLink`, opened as well when not handled (ULINK-7, ULINK-8, GAP-72). The route is
+    /// the caller's: JoryioUI decides it with its own action routing, which also opens `http`.
+    package func followMessageLink(_ url: URL, route: PushLink.Route) {
+        let link = PushLink(url: url, scheme: url.scheme?.lowercased() ?? "", route: route)
+        self.follow(PushLinkPlan(link: link, askHookFirst: true, waitForActive: false), handler: self.linkHandler)
+    }
+
     /// Follows a link once the app is active, on the main thread: the app's handler first, then the
     /// route. Refused links never get here (``PushLink/parse(_:)``).
     private func follow(_ plan: PushLinkPlan, handler: LinkHandler?) {

@@ -1,0 +1,126 @@
+#if canImport(UIKit) && !os(watchOS)
+internal import Joryio
+public import JoryioInApp
+public import JoryioKit
+public import UIKit
+
+/// The built-in in-app renderer (issue 17), found by discovery (INAPP-40): a final `NSObject`
+/// subclass with a `required init()` and no `@objc(…)` name, so the runtime knows it as
+/// `JoryioUI.DefaultInAppMessagePresenter` (SwiftPM) and `Joryio.DefaultInAppMessagePresenter` (the
+/// pod, whose module is `Joryio`), the two names `UIKitInAppPlatform.discoverPresenter()` tries.
+///
+/// A thin adapter: whether it may show is ``InAppPresentationGate``'s answer (INAPP-57), the window
+/// is ``InAppMessageWindowing``'s (INAPP-44), what a tap does is ``InAppPresenterEffects``' (through
+/// ``InAppActionRouting``), and links are followed by push's link handling (DEEPLINK-5, ULINK-9).
+/// One message at a time (INAPP-48).
+@MainActor
+public final class DefaultInAppMessagePresenter: NSObject, InAppMessagePresenter {
+    /// A message on screen, its window and the delegate that hears about it.
+    private struct Presentation {
+        let message: InAppMessage
+        let window: InAppMessageWindow
+        let delegate: any InAppMessageViewDelegate
+    }
+
+    private var presentation: Presentation?
+
+    /// Creates the presenter; discovery calls it through `NSObject.Type.init()`, on any thread
+    /// (nothing here touches UIKit).
+    nonisolated public override required init() {
+        super.init()
+    }
+
+    /// Shows `campaign` over `viewController`'s scene; `true` only when it is on screen (INAPP-30).
+    /// `false`, and nothing shown, while another message shows, when the app is not active or the
+    /// view controller is not stable (INAPP-57: the platform waits and asks again), without a window
+    /// scene, or for HTML where WebKit does not exist.
+    public func present(
+        campaign: InAppMessage,
+        in viewController: UIViewController,
+        delegate: any InAppMessageViewDelegate
+    ) -> Bool {
+        guard self.presentation == nil else { return false }
+        let app = InAppUIKitState.appState(UIApplication.shared.applicationState)
+        guard InAppPresentationGate.waitReason(app: app, top: InAppUIKitState.topState(viewController)) == nil,
+            let scene = viewController.view.window?.windowScene,
+            let card = self.card(for: campaign)
+        else { return false }
+        let window = InAppMessageWindow(
+            windowScene: scene,
+            kind: InAppMessageWindowing.windowKind(for: campaign.type),
+            layout: InAppNativeLayout(type: campaign.type, content: InAppMessage.NativeContent()),
+            card: card,
+            onClose: { [weak self] in self?.perform(InAppPresenterEffects.close) }
+        )
+        self.presentation = Presentation(message: campaign, window: window, delegate: delegate)
+        window.show()
+        return true
+    }
+
+    /// The message's card: native views drawing its layout, or a web view with its document.
+    private func card(for campaign: InAppMessage) -> UIView? {
+        switch campaign.content {
+        case .native(let content):
+            let layout = InAppNativeLayout(type: campaign.type, content: content)
+            return InAppNativeCardView(layout: layout) { [weak self] effects in self?.perform(effects) }
+        case .html(let html):
+            #if canImport(WebKit)
+            return InAppWebMessageView(document: InAppHTMLDocument(authorHTML: html)) { [weak self] effects in
+                self?.perform(effects)
+            }
+            #else
+            return nil
+            #endif
+        }
+    }
+
+    /// Carries out what a tap decided, in order (INAPP-58, DEEPLINK-5: the click is reported before
+    /// the link is followed).
+    private func perform(_ effects: [InAppPresenterEffect]) {
+        guard let presentation = self.presentation else { return }
+        let message = presentation.message
+        for effect in effects {
+            switch effect {
+            case .reportClick(let elementId, let url):
+                presentation.delegate.messageViewClicked(message, action: elementId, url: url)
+            case .submitForm(_, let values):
+                let campaignId = message.id
+                Task { await Joryio.shared.submitInAppForm(campaignId: campaignId, values: values) }
+            case .follow(let link):
+                Joryio.shared.followInAppLink(link.url, asUniversalLink: link.asUniversalLink)
+            case .refuseLink:
+                break
+            case .dismiss:
+                self.presentation = nil
+                presentation.window.hide {
+                    presentation.delegate.messageViewDidDismiss(message)
+                }
+                return
+            }
+        }
+    }
+}
+
+/// UIKit's states as ``InAppPresentationGate`` reads them.
+@MainActor
+enum InAppUIKitState {
+    /// `UIApplication.State` as the gate's.
+    static func appState(_ state: UIApplication.State) -> InAppPresentationGate.AppState {
+        switch state {
+        case .active: .active
+        case .inactive: .inactive
+        case .background: .background
+        @unknown default: .inactive
+        }
+    }
+
+    /// Whether `viewController` is presenting, dismissing, in a transition, or stable.
+    static func topState(_ viewController: UIViewController?) -> InAppPresentationGate.TopState {
+        guard let viewController else { return .none }
+        if viewController.isBeingPresented { return .presenting }
+        if viewController.isBeingDismissed { return .dismissing }
+        if viewController.transitionCoordinator != nil { return .transitioning }
+        return .stable
+    }
+}
+#endif
