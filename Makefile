@@ -11,7 +11,7 @@ export NO_PROXY := 127.0.0.1,localhost,::1
 export no_proxy := 127.0.0.1,localhost,::1
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: consumer deps deps-browser build test test-swift test-unit test-browser test-sandbox-swift test-sandbox test-crash test-tsan demo bench fuzz fuzz-build fuzz-smoke fuzz-replay lint format generate check-generated check-rules check-required-reason check-podspec check-pod-module check-nse docs clean
+.PHONY: consumer deps deps-browser generate-previews build test test-swift test-unit test-browser test-sandbox-swift test-sandbox test-crash test-tsan demo bench fuzz fuzz-build fuzz-smoke fuzz-replay lint format generate check-generated check-rules check-required-reason check-podspec check-pod-module check-nse docs clean
 
 ## deps: install the system libraries the package links (sqlite3, libcurl, zlib) when missing.
 deps:
@@ -176,6 +176,19 @@ generate: deps
 	$(GEOZONES_MANIFEST)
 	$(PLUTIL) -lint Modules/Geozones/PrivacyInfo.xcprivacy
 
+## generate-previews: the in-app previews in the DocC catalogue (issue 17): docs/previews/campaigns.json
+## rendered by `joryio-tools preview-campaign` in headless Chromium, light and dark at 2x, with
+## docs/previews/manifest.json naming each PNG with the SHA-256 of its page and of its bytes. Needs a
+## browser, so CI does not render: check-generated checks every page still hashes as the manifest says
+## and every PNG is the one rendered. Also the sandbox's copy of the HTML document's parts.
+PREVIEW_CAMPAIGNS = docs/previews/campaigns.json
+PREVIEW_MANIFEST = docs/previews/manifest.json
+PREVIEW_DIR = Modules/Joryio/Joryio.docc/Resources
+SANDBOX_DOCUMENT = Tools/sandbox/joryio_sandbox/inapp_document.json
+generate-previews: deps deps-browser
+	$(SWIFT) run $(STRICT) joryio-tools preview-campaign $(PREVIEW_CAMPAIGNS) --docc --out $(PREVIEW_DIR) --manifest $(PREVIEW_MANIFEST)
+	$(SWIFT) run $(STRICT) joryio-tools inapp-document --output $(SANDBOX_DOCUMENT)
+
 ## check-generated: regenerate into $(CHECK_DIR) and fail when a checked-in generated file differs.
 check-generated: deps
 	rm -rf $(CHECK_DIR)
@@ -184,8 +197,11 @@ check-generated: deps
 	$(PLUTIL) -lint Modules/Kit/PrivacyInfo.xcprivacy $(CHECK_DIR)/PrivacyInfo.xcprivacy
 	$(call GEOZONES_MANIFEST_TO,$(CHECK_DIR)/Geozones.xcprivacy,$(CHECK_DIR)/PrivacyInfo-Geozones.json)
 	$(PLUTIL) -lint Modules/Geozones/PrivacyInfo.xcprivacy $(CHECK_DIR)/Geozones.xcprivacy
+	$(SWIFT) run $(STRICT) joryio-tools preview-campaign $(PREVIEW_CAMPAIGNS) --docc --out $(PREVIEW_DIR) --check-manifest $(PREVIEW_MANIFEST)
+	$(SWIFT) run $(STRICT) joryio-tools inapp-document --output $(CHECK_DIR)/inapp_document.json
 	@stale=0; \
 	for pair in docs/API.md:API.md Modules/Kit/PrivacyInfo.xcprivacy:PrivacyInfo.xcprivacy \
+			$(SANDBOX_DOCUMENT):inapp_document.json \
 			docs/PrivacyInfo.json:PrivacyInfo.json \
 			Modules/Geozones/PrivacyInfo.xcprivacy:Geozones.xcprivacy \
 			docs/PrivacyInfo-Geozones.json:PrivacyInfo-Geozones.json; do \

@@ -78,13 +78,37 @@ package enum CampaignPreview {
         package var page: String
     }
 
-    /// Screenshots every message in both schemes into `folder` as `<stem>-light.png` and
-    /// `<stem>-dark.png` (`<stem>` from ``fileStem(_:)``), at `scale` device pixels per point.
+    /// How the PNGs are named.
+    package enum Naming: Sendable, Equatable {
+        /// `<stem>-light.png`, `<stem>-dark.png`.
+        case plain
+        /// DocC's image variants: `<stem>@<scale>x.png` and `<stem>~dark@<scale>x.png`, which a
+        /// catalogue shows by the reader's appearance.
+        case docc
+    }
+
+    /// The file name of `message`'s picture in `scheme`.
+    package static func fileName(
+        _ message: InAppMessage,
+        _ scheme: InAppAppearance.ColorScheme,
+        naming: Naming,
+        scale: Int
+    ) -> String {
+        let stem = self.fileStem(message)
+        switch naming {
+        case .plain: return "\(stem)-\(scheme.rawValue).png"
+        case .docc: return stem + (scheme == .dark ? "~dark" : "") + "@\(scale)x.png"
+        }
+    }
+
+    /// Screenshots every message in both schemes into `folder`, named by `naming`, at `scale`
+    /// device pixels per point.
     package static func render(
         _ messages: [InAppMessage],
         to folder: URL,
         browser: HeadlessChromium,
         scale: Int = 2,
+        naming: Naming = .plain,
         screen: InAppNativePreview.Screen = .phone
     ) throws -> [Picture] {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -92,7 +116,7 @@ package enum CampaignPreview {
         for message in messages {
             for scheme in self.schemes {
                 let page = self.page(for: message, appearance: InAppAppearance(colorScheme: scheme), screen: screen)
-                let png = folder.appendingPathComponent("\(self.fileStem(message))-\(scheme.rawValue).png")
+                let png = folder.appendingPathComponent(self.fileName(message, scheme, naming: naming, scale: scale))
                 try browser.screenshot(
                     of: page,
                     width: Int(screen.width),

@@ -11,8 +11,8 @@ package enum PreviewCommand {
 
     /// `preview-campaign` help.
     package static let previewUsage = """
-        USAGE: joryio-tools preview-campaign CAMPAIGN.json --out DIR [--scale N] [--manifest FILE]
-               joryio-tools preview-campaign CAMPAIGN.json --out DIR --check-manifest FILE
+        USAGE: joryio-tools preview-campaign CAMPAIGN.json --out DIR [--scale N] [--docc] [--manifest FILE]
+               joryio-tools preview-campaign CAMPAIGN.json --out DIR [--scale N] [--docc] --check-manifest FILE
 
         Renders each campaign in CAMPAIGN.json (one campaign object as a sync answer carries it, an array
         of them, or a whole sync answer) to DIR/<id>-light.png and DIR/<id>-dark.png: 390 × 844 points at
@@ -23,6 +23,7 @@ package enum PreviewCommand {
         OPTIONS:
           --out DIR               Where the PNGs go.
           --scale N               Device pixels per point, 1 … 3.
+          --docc                  Name the PNGs as DocC image variants: <id>@Nx.png, <id>~dark@Nx.png.
           --manifest FILE         Also write FILE: each PNG with the SHA-256 of the page it was taken of
                                   and of its own bytes.
           --check-manifest FILE   Render nothing: fail unless every page still hashes as FILE says and
@@ -75,7 +76,7 @@ package enum PreviewCommand {
     }
 
     private static func preview(_ arguments: [String]) throws(ToolError) -> CommandOutput {
-        let parsed = try Arguments(arguments, valued: ["out", "scale", "manifest", "check-manifest"], flags: ["help"])
+        let parsed = try Arguments(arguments, valued: ["out", "scale", "manifest", "check-manifest"], flags: ["help", "docc"])
         if parsed.flags.contains("help") { return CommandOutput(exitCode: 0, standardOutput: previewUsage, standardError: "") }
         guard parsed.positional.count == 1, let input = parsed.positional.first else {
             throw ToolError(.usage, "name one campaign file")
@@ -93,14 +94,15 @@ package enum PreviewCommand {
         case .failure(let problem): throw ToolError(.invalidInput, "\(input): \(problem)")
         }
         let folder = URL(fileURLWithPath: out, isDirectory: true)
+        let naming: CampaignPreview.Naming = parsed.flags.contains("docc") ? .docc : .plain
         if let manifest = try parsed.single("check-manifest") {
-            return try self.check(messages, folder: folder, manifest: manifest)
+            return try self.check(messages, folder: folder, manifest: manifest, naming: naming, scale: scale)
         }
         guard let browser = HeadlessChromium.locate() else {
             throw ToolError(.noInput, "no Chromium found: run 'make deps-browser' or set JORYIO_CHROMIUM")
         }
         let pictures: [CampaignPreview.Picture]
-        do { pictures = try CampaignPreview.render(messages, to: folder, browser: browser, scale: scale) } catch {
+        do { pictures = try CampaignPreview.render(messages, to: folder, browser: browser, scale: scale, naming: naming) } catch {
             throw ToolError(.cannotWrite, "rendering failed: \(error)")
         }
         if let manifest = try parsed.single("manifest") {
@@ -125,7 +127,13 @@ package enum PreviewCommand {
         return ((try? encoder.encode(entries)) ?? Data()) + Data("\n".utf8)
     }
 
-    private static func check(_ messages: [InAppMessage], folder: URL, manifest: String) throws(ToolError) -> CommandOutput {
+    private static func check(
+        _ messages: [InAppMessage],
+        folder: URL,
+        manifest: String,
+        naming: CampaignPreview.Naming,
+        scale: Int
+    ) throws(ToolError) -> CommandOutput {
         let entries: [ManifestEntry]
         do {
             entries = try JSONDecoder().decode([ManifestEntry].self, from: Data(contentsOf: URL(fileURLWithPath: manifest)))
@@ -137,7 +145,7 @@ package enum PreviewCommand {
         for message in messages {
             for scheme in CampaignPreview.schemes {
                 let page = CampaignPreview.page(for: message, appearance: InAppAppearance(colorScheme: scheme))
-                expected["\(CampaignPreview.fileStem(message))-\(scheme.rawValue).png"] = Self.sha256(Data(page.utf8))
+                expected[CampaignPreview.fileName(message, scheme, naming: naming, scale: scale)] = Self.sha256(Data(page.utf8))
             }
         }
         if Set(expected.keys) != Set(entries.map(\.png)) {
