@@ -95,25 +95,26 @@ package struct InAppNativePreview: Sendable, Equatable {
         InAppNativeStyle(layout: self.layout, appearance: self.appearance)
     }
 
-    /// The card's place: width `min(maxWidthFraction × width − 2 × margin, maxWidth)` (and within the
-    /// safe area's width), height up to the style's fraction of the safe area's height.
+    /// The card's place: width `min(maxWidthFraction × width − 2 × margin, maxWidth)` (within the safe
+    /// area's width; fraction and margin from the style), height up to the style's fraction of the
+    /// safe area's height.
     package var geometry: Geometry {
         let screen = self.screen
-        let size = self.layout.size
+        let style = self.style
         if self.layout.placement == .full {
             return Geometry(width: screen.width, maxHeight: screen.height, alignment: .fill)
         }
         let safeWidth = screen.width - screen.safeLeft - screen.safeRight
         let safeHeight = screen.height - screen.safeTop - screen.safeBottom
-        var width = min(size.maxWidthFraction * screen.width, safeWidth) - 2 * size.margin
-        if let maxWidth = size.maxWidth {
+        var width = min(style.maxWidthFraction * screen.width, safeWidth) - 2 * style.margin
+        if let maxWidth = self.layout.size.maxWidth {
             width = min(width, maxWidth)
         }
-        let maxHeight = min(self.style.maxHeightFraction * safeHeight, safeHeight - 2 * size.margin)
+        let maxHeight = min(style.maxHeightFraction * safeHeight, safeHeight - 2 * style.margin)
         let alignment: Geometry.Alignment
         switch self.layout.placement {
-        case .top: alignment = .top(inset: screen.safeTop + size.margin)
-        case .bottom: alignment = .bottom(inset: screen.safeBottom + size.margin)
+        case .top: alignment = .top(inset: screen.safeTop + style.margin)
+        case .bottom: alignment = .bottom(inset: screen.safeBottom + style.margin)
         case .center, .custom, .full: alignment = .center
         }
         return Geometry(width: max(width, 0), maxHeight: max(maxHeight, 0), alignment: alignment)

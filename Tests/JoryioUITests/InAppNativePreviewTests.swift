@@ -171,6 +171,25 @@ import Testing
         #expect(regular.contains("font-size:17px;line-height:22px;font-weight:600"))
     }
 
+    @Test func centredCardsWidenAndButtonsGetASeparatorAtAccessibilitySizes() {
+        let expected: [InAppMessage.MessageType: Double] = [
+            .modal: 358, .custom: 358, .banner: 374, .slideUp: 374, .fullScreen: 390,
+        ]
+        for type in InAppMessage.MessageType.allCases {
+            let layout = InAppNativeLayout(type: type, content: Self.content)
+            let largest = InAppNativePreview(
+                layout: layout,
+                appearance: InAppAppearance(colorScheme: .dark, contentSize: .accessibilityMedium)
+            )
+            #expect(largest.geometry.width == expected[type], "\(type)")
+            #expect(largest.style.separatesButtons)
+            #expect(largest.markup.contains("border-top:0.5px solid rgba(84, 84, 88, 0.6)"))
+            let regular = InAppNativePreview(layout: layout, appearance: InAppAppearance(colorScheme: .dark))
+            #expect(!regular.style.separatesButtons)
+            #expect(!regular.markup.contains("border-top:0.5px solid"))
+        }
+    }
+
     @Test func remoteImageIsAPlaceholderWithItsLabel() {
         let markup = Self.markup(.modal, InAppAppearance(colorScheme: .light))
         #expect(markup.contains("<div class=\"jry-image\" role=\"img\" aria-label=\"Image\">"))
