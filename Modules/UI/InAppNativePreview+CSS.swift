@@ -126,6 +126,9 @@ extension InAppNativePreview {
             ".jry-buttons{flex:none;display:flex;flex-direction:\(direction);gap:\(px(style.buttonSpacing));"
                 + "padding:0 \(px(padding)) \(px(bottom))}"
         )
+        if style.separatesButtons {
+            rules.append(".jry-buttons{padding-top:\(px(padding));border-top:0.5px solid \(style.separator.css)}")
+        }
         rules.append(
             ".jry-button{\(horizontal ? "flex:1 1 0;min-width:0;" : "width:100%;")min-height:\(px(style.buttonHeight));"
                 + "margin:0;padding:0 16px;border:0;border-radius:\(px(style.buttonCornerRadius));"

@@ -1,4 +1,4 @@
-import JoryioKit
+package import JoryioKit
 
 /// An HTML picture of a native message for previews (issue 17, item 5): the message's
 /// ``InAppNativeLayout`` resolved by ``InAppNativeStyle`` and drawn over a fake app on a phone-sized
@@ -90,30 +90,37 @@ package struct InAppNativePreview: Sendable, Equatable {
         self.screen = screen
     }
 
+    /// A preview of a native `message`; `nil` for HTML content, which ``InAppHTMLDocument`` shows as is.
+    package init?(message: InAppMessage, appearance: InAppAppearance, screen: Screen = .phone) {
+        guard let layout = InAppNativeLayout(message: message) else { return nil }
+        self.init(layout: layout, appearance: appearance, screen: screen)
+    }
+
     /// The resolved style.
     package var style: InAppNativeStyle {
         InAppNativeStyle(layout: self.layout, appearance: self.appearance)
     }
 
-    /// The card's place: width `min(maxWidthFraction × width − 2 × margin, maxWidth)` (and within the
-    /// safe area's width), height up to the style's fraction of the safe area's height.
+    /// The card's place: width `min(maxWidthFraction × width − 2 × margin, maxWidth)` (within the safe
+    /// area's width; fraction and margin from the style), height up to the style's fraction of the
+    /// safe area's height.
     package var geometry: Geometry {
         let screen = self.screen
-        let size = self.layout.size
+        let style = self.style
         if self.layout.placement == .full {
             return Geometry(width: screen.width, maxHeight: screen.height, alignment: .fill)
         }
         let safeWidth = screen.width - screen.safeLeft - screen.safeRight
         let safeHeight = screen.height - screen.safeTop - screen.safeBottom
-        var width = min(size.maxWidthFraction * screen.width, safeWidth) - 2 * size.margin
-        if let maxWidth = size.maxWidth {
+        var width = min(style.maxWidthFraction * screen.width, safeWidth) - 2 * style.margin
+        if let maxWidth = self.layout.size.maxWidth {
             width = min(width, maxWidth)
         }
-        let maxHeight = min(self.style.maxHeightFraction * safeHeight, safeHeight - 2 * size.margin)
+        let maxHeight = min(style.maxHeightFraction * safeHeight, safeHeight - 2 * style.margin)
         let alignment: Geometry.Alignment
         switch self.layout.placement {
-        case .top: alignment = .top(inset: screen.safeTop + size.margin)
-        case .bottom: alignment = .bottom(inset: screen.safeBottom + size.margin)
+        case .top: alignment = .top(inset: screen.safeTop + style.margin)
+        case .bottom: alignment = .bottom(inset: screen.safeBottom + style.margin)
         case .center, .custom, .full: alignment = .center
         }
         return Geometry(width: max(width, 0), maxHeight: max(maxHeight, 0), alignment: alignment)
@@ -127,7 +134,7 @@ package struct InAppNativePreview: Sendable, Equatable {
         html += "<div class=\"jry-screen\" data-joryio-preview=\"\(type)\""
         html += " data-joryio-appearance=\"\(self.appearance.colorScheme.rawValue)\""
         html += " data-joryio-content-size=\"\(self.appearance.contentSize)\">\n"
-        html += Self.fakeApp
+        html += self.fakeApp
         if case .dimmed = self.layout.dimming {
             html += "<div class=\"jry-dim\"></div>\n"
         }
@@ -211,14 +218,17 @@ package struct InAppNativePreview: Sendable, Equatable {
             + "<span>\(text)</span></div>"
     }
 
-    /// A plausible app behind the message: a status bar, a large title and a grouped list of rows.
-    private static let fakeApp: String = {
+    /// A plausible app behind the message: a status bar, a large title and a grouped list of rows down
+    /// to the screen's bottom edge.
+    private var fakeApp: String {
         var html = "<div class=\"jry-app\" aria-hidden=\"true\">\n<div class=\"jry-status\">9:41</div>\n"
         html += "<div class=\"jry-title\">Today</div>\n<div class=\"jry-list\">\n"
-        for index in 0..<7 {
-            let width = [62, 48, 70, 55, 66, 44, 58][index]
-            html += "<div class=\"jry-row-app\"><i></i><b style=\"width:\(width)%\"></b></div>\n"
+        // Title block: 8 + 41 + 12 points below the status bar; rows are 60 points.
+        let rows = Int(((self.screen.height - self.screen.safeTop - 61) / 60).rounded(.up))
+        let widths = [62, 48, 70, 55, 66, 44, 58]
+        for index in 0..<max(rows, 1) {
+            html += "<div class=\"jry-row-app\"><i></i><b style=\"width:\(widths[index % widths.count])%\"></b></div>\n"
         }
         return html + "</div>\n</div>\n"
-    }()
+    }
 }

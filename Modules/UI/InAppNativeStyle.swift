@@ -58,6 +58,14 @@ package struct InAppNativeStyle: Sendable, Equatable {
     /// Fraction of the safe area's height the card may take before its content scrolls: the layout's,
     /// raised at accessibility sizes (banners and slide-ups 0.6, cards 0.9).
     package var maxHeightFraction: Double
+    /// Fraction of the screen's width the card may take: the layout's, except that centred cards
+    /// (modal, custom) widen to the whole width at accessibility sizes.
+    package var maxWidthFraction: Double
+    /// Space between the card and the safe area's edges: the layout's, 16 pt for widened cards.
+    package var margin: Double
+    /// Whether a hairline separates the pinned buttons from the scrolling text above them: at
+    /// accessibility sizes, where the text is likely to scroll.
+    package var separatesButtons: Bool
     /// Space between the card's edge and its content.
     package var contentPadding: Double
     /// Space between elements, scaled with Dynamic Type (`UIFontMetrics`, body).
@@ -79,6 +87,8 @@ package struct InAppNativeStyle: Sendable, Equatable {
     package var placeholder: InAppRGBA
     /// The close control's circle: `.tertiarySystemFill`.
     package var closeFill: InAppRGBA
+    /// The hairline above pinned buttons: `.separator`.
+    package var separator: InAppRGBA
 
     /// `layout` under `appearance`.
     package init(layout: InAppNativeLayout, appearance: InAppAppearance) {
@@ -104,7 +114,7 @@ package struct InAppNativeStyle: Sendable, Equatable {
         self.buttonHeight = max(strip && self.buttonAxis == .horizontal ? 44 : 50, label.lineHeight + 24)
         self.buttonCornerRadius = 12
         self.closeSize = strip ? 24 : 30
-        self.image = strip && !large ? .thumbnail(side: 56) : .hero(aspectRatio: large ? 2 : 16.0 / 9.0)
+        self.image = strip && !large ? .thumbnail(side: 56) : .hero(aspectRatio: large ? 3 : 16.0 / 9.0)
         self.shadow =
             layout.placement == .full
             ? nil
@@ -112,6 +122,11 @@ package struct InAppNativeStyle: Sendable, Equatable {
         self.placeholder =
             dark ? (self.isElevated ? InAppRGBA(44, 44, 46) : InAppRGBA(28, 28, 30)) : InAppRGBA(242, 242, 247)
         self.closeFill = InAppRGBA(118, 118, 128, alpha: dark ? 0.24 : 0.12)
+        self.separator = dark ? InAppRGBA(84, 84, 88, alpha: 0.6) : InAppRGBA(60, 60, 67, alpha: 0.29)
+        let widened = large && !strip && layout.placement != .full
+        self.maxWidthFraction = widened ? 1 : layout.size.maxWidthFraction
+        self.margin = widened ? min(layout.size.margin, 16) : layout.size.margin
+        self.separatesButtons = large
     }
 
     /// `role` as RGBA under this appearance.

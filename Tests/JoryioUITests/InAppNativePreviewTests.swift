@@ -171,6 +171,65 @@ import Testing
         #expect(regular.contains("font-size:17px;line-height:22px;font-weight:600"))
     }
 
+    @Test func centredCardsWidenAndButtonsGetASeparatorAtAccessibilitySizes() {
+        let expected: [InAppMessage.MessageType: Double] = [
+            .modal: 358, .custom: 358, .banner: 374, .slideUp: 374, .fullScreen: 390,
+        ]
+        for type in InAppMessage.MessageType.allCases {
+            let layout = InAppNativeLayout(type: type, content: Self.content)
+            let largest = InAppNativePreview(
+                layout: layout,
+                appearance: InAppAppearance(colorScheme: .dark, contentSize: .accessibilityMedium)
+            )
+            #expect(largest.geometry.width == expected[type], "\(type)")
+            #expect(largest.style.separatesButtons)
+            #expect(largest.markup.contains("border-top:0.5px solid rgba(84, 84, 88, 0.6)"))
+            let regular = InAppNativePreview(layout: layout, appearance: InAppAppearance(colorScheme: .dark))
+            #expect(!regular.style.separatesButtons)
+            #expect(!regular.markup.contains("border-top:0.5px solid"))
+        }
+    }
+
+    @Test func landscapeKeepsCardsInsideTheSafeAreaAndUnderTheirWidthCaps() {
+        let landscape = InAppNativePreview.Screen(
+            width: 844,
+            height: 390,
+            safeTop: 0,
+            safeLeft: 47,
+            safeBottom: 21,
+            safeRight: 47
+        )
+        let light = InAppAppearance(colorScheme: .light)
+        func width(_ type: InAppMessage.MessageType) -> Double {
+            InAppNativePreview(
+                layout: InAppNativeLayout(type: type, content: Self.content),
+                appearance: light,
+                screen: landscape
+            )
+            .geometry.width
+        }
+        #expect(width(.modal) == 420)
+        #expect(width(.banner) == 560)
+        #expect(width(.fullScreen) == 844)
+        let banner = InAppNativePreview(
+            layout: InAppNativeLayout(type: .banner, content: Self.content),
+            appearance: light,
+            screen: landscape
+        )
+        #expect(abs(banner.geometry.maxHeight - 0.35 * 369) < 0.001)
+        #expect(banner.geometry.alignment == .top(inset: 8))
+    }
+
+    @Test func messagesOfEitherForm() throws {
+        let native = InAppMessage(id: "m", type: .slideUp, content: .native(Self.content))
+        let preview = try #require(InAppNativePreview(message: native, appearance: InAppAppearance(colorScheme: .dark)))
+        #expect(preview.layout.placement == .bottom)
+        #expect(preview.screen == .phone)
+        let html = InAppMessage(id: "h", type: .modal, content: .html("<p>Hi</p>"))
+        #expect(InAppNativePreview(message: html, appearance: InAppAppearance(colorScheme: .light)) == nil)
+        #expect(preview.markup.components(separatedBy: "class=\"jry-row-app\"").count - 1 == 13)
+    }
+
     @Test func remoteImageIsAPlaceholderWithItsLabel() {
         let markup = Self.markup(.modal, InAppAppearance(colorScheme: .light))
         #expect(markup.contains("<div class=\"jry-image\" role=\"img\" aria-label=\"Image\">"))

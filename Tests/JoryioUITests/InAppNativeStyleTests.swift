@@ -25,7 +25,7 @@ import Testing
 
     static let clear = InAppRGBA(0, 0, 0, alpha: 0)
     static let hero = InAppNativeStyle.ImageStyle.hero(aspectRatio: 16.0 / 9.0)
-    static let tallHero = InAppNativeStyle.ImageStyle.hero(aspectRatio: 2)
+    static let shortHero = InAppNativeStyle.ImageStyle.hero(aspectRatio: 3)
 
     static let typeRows: [TypeRow] = [
         TypeRow(
@@ -36,7 +36,7 @@ import Testing
             elevated: true,
             axis: (.vertical, .vertical),
             maxHeight: (0.8, 0.9),
-            image: (hero, tallHero),
+            image: (hero, shortHero),
             buttonHeight: (50, 84)
         ),
         TypeRow(
@@ -47,7 +47,7 @@ import Testing
             elevated: true,
             axis: (.horizontal, .vertical),
             maxHeight: (0.35, 0.6),
-            image: (.thumbnail(side: 56), tallHero),
+            image: (.thumbnail(side: 56), shortHero),
             buttonHeight: (45, 84)
         ),
         TypeRow(
@@ -58,7 +58,7 @@ import Testing
             elevated: true,
             axis: (.horizontal, .vertical),
             maxHeight: (0.35, 0.6),
-            image: (.thumbnail(side: 56), tallHero),
+            image: (.thumbnail(side: 56), shortHero),
             buttonHeight: (45, 84)
         ),
         TypeRow(
@@ -69,7 +69,7 @@ import Testing
             elevated: false,
             axis: (.vertical, .vertical),
             maxHeight: (1, 1),
-            image: (hero, tallHero),
+            image: (hero, shortHero),
             buttonHeight: (50, 84)
         ),
         TypeRow(
@@ -80,7 +80,7 @@ import Testing
             elevated: true,
             axis: (.vertical, .vertical),
             maxHeight: (0.8, 0.9),
-            image: (hero, tallHero),
+            image: (hero, shortHero),
             buttonHeight: (50, 84)
         ),
     ]
