@@ -15,7 +15,7 @@ from typing import Any, Optional
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
-    "connect-src 'self'; base-uri 'none'; form-action 'none'"
+    "connect-src 'self'; frame-src 'self'; base-uri 'none'; form-action 'none'"
 )
 
 
@@ -61,6 +61,7 @@ _PAGE = """<!DOCTYPE html>
   pre { margin: 0; padding: .6rem; background: #8881; overflow: auto; max-height: 30rem;
         font: 12px/1.35 ui-monospace, monospace; }
   input { font: inherit; padding: .2rem .4rem; }
+  iframe.preview { width: 260px; height: 300px; border: 1px solid var(--line); border-radius: 8px; }
 </style>
 </head>
 <body>
@@ -86,8 +87,8 @@ _PAGE = """<!DOCTYPE html>
 <p id="in-app-mode" class="muted"></p>
 <table>
   <thead><tr><th>Campaign</th><th>Type</th><th>Target</th><th>Triggers</th><th>Priority</th><th>Displayed</th>
-  <th>Clicked</th><th>Dismissed</th><th>Converted</th><th>Forms</th></tr></thead>
-  <tbody id="campaigns"><tr><td colspan="10" class="muted">No in-app campaigns.</td></tr></tbody>
+  <th>Clicked</th><th>Dismissed</th><th>Converted</th><th>Forms</th><th>Preview</th></tr></thead>
+  <tbody id="campaigns"><tr><td colspan="11" class="muted">No in-app campaigns.</td></tr></tbody>
 </table>
 <script id="initial-in-app" type="application/json">__INITIAL_IN_APP__</script>
 <script id="initial-profiles" type="application/json">__INITIAL_PROFILES__</script>
@@ -182,8 +183,35 @@ function renderTokens(profiles) {
 }
 
 const campaignRows = document.getElementById("campaigns");
+// Each campaign's live preview: the SDK's own document and policy, served by /_sandbox/in-app/preview
+// (preview.py). A frame is kept while its campaign is unchanged, so the 2 s refresh does not reload it;
+// sandbox="allow-scripts" (no allow-same-origin) keeps the bridge running but away from this page.
+const previewFrames = new Map();
+
+function previewCell(tr, campaign) {
+  const key = JSON.stringify(campaign);
+  let frame = previewFrames.get(campaign.id);
+  if (!frame || frame.dataset.key !== key) {
+    frame = document.createElement("iframe");
+    frame.className = "preview";
+    frame.setAttribute("sandbox", "allow-scripts");
+    frame.title = "Preview of " + campaign.id;
+    frame.dataset.key = key;
+    frame.src = "/_sandbox/in-app/preview?id=" + encodeURIComponent(campaign.id);
+    previewFrames.set(campaign.id, frame);
+  }
+  const td = document.createElement("td");
+  td.appendChild(frame);
+  tr.appendChild(td);
+}
+
+let renderedInApp = null;
 
 function renderCampaigns(inApp) {
+  // Re-inserting an iframe reloads it: the table is rebuilt only when something in it changed.
+  const snapshot = JSON.stringify(inApp);
+  if (snapshot === renderedInApp) return;
+  renderedInApp = snapshot;
   const impressions = inApp.impressions || {};
   const settings = inApp.settings || {};
   document.getElementById("in-app-mode").textContent =
@@ -200,12 +228,13 @@ function renderCampaigns(inApp) {
     cell(tr, Array.isArray(c.triggers) ? c.triggers.map(t => t && t.type).join(", ") : "onSync");
     cell(tr, c.priority);
     for (const kind of ["displayed", "clicked", "dismissed", "converted", "forms"]) cell(tr, counts[kind] || 0);
+    if (c.id != null) previewCell(tr, c); else cell(tr, "");
     rowsOut.push(tr);
   }
   if (rowsOut.length === 0) {
     const tr = document.createElement("tr");
     cell(tr, "No in-app campaigns.", "muted");
-    tr.firstChild.colSpan = 10;
+    tr.firstChild.colSpan = 11;
     rowsOut.push(tr);
   }
   campaignRows.replaceChildren(...rowsOut);

@@ -31,7 +31,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Optional, Sequence
 from urllib.parse import parse_qs, urlsplit
 
-from . import attributes, auth, control, events, geozones, inapp, media, push, writes
+from . import attributes, auth, control, events, geozones, inapp, media, preview, push, writes
 from .faults import FaultRule
 from .payload import BodyError, decode_payload, read_body
 from .routing import Request, Response, Router, is_control_path
@@ -45,7 +45,7 @@ URL_LINE_PREFIX = "JORYIO_SANDBOX_URL="
 
 # Modules that add routes; each exposes register(router). New endpoint
 # modules are added here.
-ROUTE_MODULES = (events, attributes, writes, push, inapp, control, media, geozones)
+ROUTE_MODULES = (events, attributes, writes, push, inapp, control, media, geozones, preview)
 
 
 @dataclass(frozen=True)
