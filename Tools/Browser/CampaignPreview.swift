@@ -1,7 +1,7 @@
 package import Foundation
-package import JoryioKit
 internal import JoryioCore
 internal import JoryioInApp
+package import JoryioKit
 package import JoryioUI
 
 /// Pictures of in-app campaigns (issue 17, item 5): each campaign on a phone-sized screen in light and
@@ -63,7 +63,9 @@ package enum CampaignPreview {
     /// and `-` replaced, so a campaign id cannot name a path.
     package static func fileStem(_ message: InAppMessage) -> String {
         let safe = message.id.unicodeScalars.map { scalar -> String in
-            let allowed = (scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar))) || "._-".unicodeScalars.contains(scalar)
+            let allowed =
+                (scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar)))
+                || "._-".unicodeScalars.contains(scalar)
             return allowed ? String(scalar) : "_"
         }
         let stem = safe.joined()

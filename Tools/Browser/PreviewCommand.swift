@@ -51,14 +51,21 @@ package enum PreviewCommand {
             default: throw ToolError(.usage, "unknown command '\(command)'")
             }
         } catch {
-            let help = error.exitCode == .usage ? "\n" + (command == "inapp-document" ? documentUsage : previewUsage) : ""
-            return CommandOutput(exitCode: error.exitCode.rawValue, standardOutput: "", standardError: "error: \(error.message)\n" + help)
+            let help =
+                error.exitCode == .usage ? "\n" + (command == "inapp-document" ? documentUsage : previewUsage) : ""
+            return CommandOutput(
+                exitCode: error.exitCode.rawValue,
+                standardOutput: "",
+                standardError: "error: \(error.message)\n" + help
+            )
         }
     }
 
     private static func document(_ arguments: [String]) throws(ToolError) -> CommandOutput {
         let parsed = try Arguments(arguments, valued: ["output"], flags: ["help"])
-        if parsed.flags.contains("help") { return CommandOutput(exitCode: 0, standardOutput: documentUsage, standardError: "") }
+        if parsed.flags.contains("help") {
+            return CommandOutput(exitCode: 0, standardOutput: documentUsage, standardError: "")
+        }
         guard let output = try parsed.single("output") else { throw ToolError(.usage, "--output is required") }
         try self.write(Data(self.documentJSON().utf8), to: output)
         return CommandOutput(exitCode: 0, standardOutput: "Wrote \(output)\n", standardError: "")
@@ -71,19 +78,28 @@ package enum PreviewCommand {
             "contentSecurityPolicy": InAppHTMLDocument.contentSecurityPolicy,
             "neutralizedPragma": InAppHTMLDocument.neutralizedPragma,
         ]
-        let data = (try? JSONSerialization.data(withJSONObject: parts, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+        let data =
+            (try? JSONSerialization.data(withJSONObject: parts, options: [.prettyPrinted, .sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
     private static func preview(_ arguments: [String]) throws(ToolError) -> CommandOutput {
-        let parsed = try Arguments(arguments, valued: ["out", "scale", "manifest", "check-manifest"], flags: ["help", "docc"])
-        if parsed.flags.contains("help") { return CommandOutput(exitCode: 0, standardOutput: previewUsage, standardError: "") }
+        let parsed = try Arguments(
+            arguments,
+            valued: ["out", "scale", "manifest", "check-manifest"],
+            flags: ["help", "docc"]
+        )
+        if parsed.flags.contains("help") {
+            return CommandOutput(exitCode: 0, standardOutput: previewUsage, standardError: "")
+        }
         guard parsed.positional.count == 1, let input = parsed.positional.first else {
             throw ToolError(.usage, "name one campaign file")
         }
         guard let out = try parsed.single("out") else { throw ToolError(.usage, "--out is required") }
         let scaleText = try parsed.single("scale") ?? "2"
-        guard let scale = Int(scaleText), (1...3).contains(scale) else { throw ToolError(.usage, "--scale must be 1, 2 or 3") }
+        guard let scale = Int(scaleText), (1...3).contains(scale) else {
+            throw ToolError(.usage, "--scale must be 1, 2 or 3")
+        }
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: input)) } catch {
             throw ToolError(.noInput, "cannot read \(input)")
@@ -102,12 +118,18 @@ package enum PreviewCommand {
             throw ToolError(.noInput, "no Chromium found: run 'make deps-browser' or set JORYIO_CHROMIUM")
         }
         let pictures: [CampaignPreview.Picture]
-        do { pictures = try CampaignPreview.render(messages, to: folder, browser: browser, scale: scale, naming: naming) } catch {
+        do {
+            pictures = try CampaignPreview.render(messages, to: folder, browser: browser, scale: scale, naming: naming)
+        } catch {
             throw ToolError(.cannotWrite, "rendering failed: \(error)")
         }
         if let manifest = try parsed.single("manifest") {
             let entries = try pictures.map { picture throws(ToolError) in
-                ManifestEntry(png: picture.png.lastPathComponent, page: Self.sha256(Data(picture.page.utf8)), image: try Self.sha256(of: picture.png))
+                ManifestEntry(
+                    png: picture.png.lastPathComponent,
+                    page: Self.sha256(Data(picture.page.utf8)),
+                    image: try Self.sha256(of: picture.png)
+                )
             }
             try self.write(Self.manifestJSON(entries), to: manifest)
         }
@@ -136,7 +158,10 @@ package enum PreviewCommand {
     ) throws(ToolError) -> CommandOutput {
         let entries: [ManifestEntry]
         do {
-            entries = try JSONDecoder().decode([ManifestEntry].self, from: Data(contentsOf: URL(fileURLWithPath: manifest)))
+            entries = try JSONDecoder().decode(
+                [ManifestEntry].self,
+                from: Data(contentsOf: URL(fileURLWithPath: manifest))
+            )
         } catch {
             throw ToolError(.noInput, "cannot read the manifest \(manifest)")
         }
@@ -145,11 +170,15 @@ package enum PreviewCommand {
         for message in messages {
             for scheme in CampaignPreview.schemes {
                 let page = CampaignPreview.page(for: message, appearance: InAppAppearance(colorScheme: scheme))
-                expected[CampaignPreview.fileName(message, scheme, naming: naming, scale: scale)] = Self.sha256(Data(page.utf8))
+                expected[CampaignPreview.fileName(message, scheme, naming: naming, scale: scale)] = Self.sha256(
+                    Data(page.utf8)
+                )
             }
         }
         if Set(expected.keys) != Set(entries.map(\.png)) {
-            problems.append("the manifest lists \(entries.map(\.png).sorted()), the campaigns make \(expected.keys.sorted())")
+            problems.append(
+                "the manifest lists \(entries.map(\.png).sorted()), the campaigns make \(expected.keys.sorted())"
+            )
         }
         for entry in entries {
             if let page = expected[entry.png], page != entry.page {
@@ -161,9 +190,16 @@ package enum PreviewCommand {
             }
         }
         guard problems.isEmpty else {
-            throw ToolError(.checkFailed, problems.joined(separator: "\n") + "\nrun 'make generate-previews' and commit the result")
+            throw ToolError(
+                .checkFailed,
+                problems.joined(separator: "\n") + "\nrun 'make generate-previews' and commit the result"
+            )
         }
-        return CommandOutput(exitCode: 0, standardOutput: "The \(entries.count) previews are up to date.\n", standardError: "")
+        return CommandOutput(
+            exitCode: 0,
+            standardOutput: "The \(entries.count) previews are up to date.\n",
+            standardError: ""
+        )
     }
 
     private static func sha256(_ data: Data) -> String {
@@ -171,7 +207,9 @@ package enum PreviewCommand {
     }
 
     private static func sha256(of file: URL) throws(ToolError) -> String {
-        do { return Self.sha256(try Data(contentsOf: file)) } catch { throw ToolError(.noInput, "cannot read \(file.path)") }
+        do { return Self.sha256(try Data(contentsOf: file)) } catch {
+            throw ToolError(.noInput, "cannot read \(file.path)")
+        }
     }
 
     private static func write(_ data: Data, to path: String) throws(ToolError) {
