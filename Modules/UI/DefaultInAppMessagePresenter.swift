@@ -14,7 +14,7 @@ public import UIKit
 /// ``InAppActionRouting``), and links are followed by push's link handling (DEEPLINK-5, ULINK-9).
 /// One message at a time (INAPP-48).
 @MainActor
-public final class DefaultInAppMessagePresenter: NSObject, InAppMessagePresenter {
+public final class DefaultInAppMessagePresenter: NSObject, InAppMessagePresenter, InAppMessageTakingDown {
     /// A message on screen, its window and the delegate that hears about it.
     private struct Presentation {
         let message: InAppMessage
@@ -55,6 +55,14 @@ public final class DefaultInAppMessagePresenter: NSObject, InAppMessagePresenter
         self.presentation = Presentation(message: campaign, window: window, delegate: delegate)
         window.show()
         return true
+    }
+
+    /// The SDK took `message` down (a reset, a user change or an opt-out while it shows): the window
+    /// goes and the delegate hears nothing (INAPP-58 reports nothing), so the next message can show.
+    package func takeDown(_ message: InAppMessage) {
+        guard let presentation = self.presentation, presentation.message.id == message.id else { return }
+        self.presentation = nil
+        presentation.window.hide {}
     }
 
     /// The message's card: native views drawing its layout, or a web view with its document.
@@ -98,29 +106,6 @@ public final class DefaultInAppMessagePresenter: NSObject, InAppMessagePresenter
                 return
             }
         }
-    }
-}
-
-/// UIKit's states as ``InAppPresentationGate`` reads them.
-@MainActor
-enum InAppUIKitState {
-    /// `UIApplication.State` as the gate's.
-    static func appState(_ state: UIApplication.State) -> InAppPresentationGate.AppState {
-        switch state {
-        case .active: .active
-        case .inactive: .inactive
-        case .background: .background
-        @unknown default: .inactive
-        }
-    }
-
-    /// Whether `viewController` is presenting, dismissing, in a transition, or stable.
-    static func topState(_ viewController: UIViewController?) -> InAppPresentationGate.TopState {
-        guard let viewController else { return .none }
-        if viewController.isBeingPresented { return .presenting }
-        if viewController.isBeingDismissed { return .dismissing }
-        if viewController.transitionCoordinator != nil { return .transitioning }
-        return .stable
     }
 }
 #endif
