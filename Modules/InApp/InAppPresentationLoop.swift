@@ -1,5 +1,6 @@
-internal import Foundation
+package import Foundation
 package import JoryioCore
+package import JoryioKit
 
 /// The retry loop a platform runs to put a message on screen (INAPP-57): each try reads the app's
 /// and the top view controller's state where the tries run, asks ``InAppPresentationGate``, and
@@ -45,6 +46,23 @@ package struct InAppPresentationLoop: Sendable {
     ) {
         let gate = InAppPresentationGate(backoff: self.backoff)
         self.scheduler.enqueue { self.attempt(gate, campaignId, present, completion) }
+    }
+
+    /// Loads the image of `message` with `images` first (GAP-44), then runs the tries with it:
+    /// the message waits for its image until it arrives or the loader's timeout passes, and then
+    /// goes on without it. Without a loader (a presenter that does not draw images), at once.
+    package func run(
+        _ message: InAppMessage,
+        images: InAppImageLoader?,
+        present: @escaping @Sendable (_ image: Data?) -> Bool,
+        completion: @escaping @Sendable (Bool) -> Void
+    ) {
+        guard let images else {
+            return self.run(campaignId: message.id, present: { present(nil) }, completion: completion)
+        }
+        images.load(imageOf: message) { image in
+            self.run(campaignId: message.id, present: { present(image) }, completion: completion)
+        }
     }
 
     private func attempt(

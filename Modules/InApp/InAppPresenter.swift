@@ -78,3 +78,18 @@ package enum InAppTakeDown {
         return { remover.takeDown(message) }
     }
 }
+
+/// A presenter that draws a native message's image (GAP-44): the platform loads it first
+/// (``InAppImageLoader``: `https` only, bounded in size and time) and hands the bytes over, `nil`
+/// when there is none or it did not arrive in time. The built-in presenter adopts it; an app's own
+/// presenter loads its images itself.
+package protocol InAppImagePresenting: InAppMessagePresenter {
+    /// Shows `campaign` with its loaded `image`; `true` only when it is on screen (INAPP-30).
+    @MainActor
+    func present(
+        campaign: InAppMessage,
+        image: Data?,
+        in viewController: InAppPresentationContext,
+        delegate: any InAppMessageViewDelegate
+    ) -> Bool
+}

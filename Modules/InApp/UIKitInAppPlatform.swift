@@ -21,7 +21,9 @@ public struct UIKitInAppPlatform: InAppPlatform {
 
     /// On the main thread, once the app is active and the top view controller is stable
     /// (INAPP-57): ``InAppPresentationLoop`` on the main queue asks ``InAppPresentationGate`` at each
-    /// try (0.25 s doubling to 2 s, 12 tries), and logs why it waits or gives up.
+    /// try (0.25 s doubling to 2 s, 12 tries), and logs why it waits or gives up. For the built-in
+    /// presenter a native message's image is loaded first (``InAppImageLoader``, GAP-44): the tries
+    /// start when it arrives or after its timeout, without it.
     public func present(
         _ message: InAppMessage,
         with presenter: (any InAppMessagePresenter)?,
@@ -42,11 +44,20 @@ public struct UIKitInAppPlatform: InAppPlatform {
             },
             log: log
         )
+        // Only the built-in presenter draws images: for it, the image is loaded first (GAP-44).
+        let drawing = presenter as? any InAppImagePresenting
+        let images = drawing.map { _ in
+            InAppImageLoader(fetcher: URLSessionInAppImageFetcher(), scheduler: MainQueueScheduler(), log: log)
+        }
         loop.run(
-            campaignId: message.id,
-            present: {
+            message,
+            images: images,
+            present: { image in
                 MainActor.assumeIsolated {
                     guard let top = Self.topViewController() else { return false }
+                    if let drawing {
+                        return drawing.present(campaign: message, image: image, in: top, delegate: delegate)
+                    }
                     return presenter.present(campaign: message, in: top, delegate: delegate)
                 }
             },
