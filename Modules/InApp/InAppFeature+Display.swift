@@ -83,7 +83,10 @@ extension InAppFeature {
                         "No in-app presenter found: link the JoryioUI product (pod 'Joryio/UI'), or set inAppPresenter"
                     )
                 }
-                let events = InAppViewEvents { [self] campaignId, element in
+                self.core.withLock { $0.presentedWith = (id, presenter) }
+                let logger = self.dependencies.logger
+                let events = InAppViewEvents(log: { level, text in logger.log(level, text) }) {
+                    [self] campaignId, element in
                     self.context.scheduler.enqueue { self.viewEvent(campaignId: campaignId, clicked: element) }
                 }
                 self.platform.present(campaign.message, with: presenter, delegate: events) { [self] shown in
@@ -96,7 +99,7 @@ extension InAppFeature {
                     self.platform.deliver(campaign.message, to: callback.deliver)
                 }
             case .takeDown(let campaign):
-                self.platform.takeDown(campaign.message)
+                self.takeDown(campaign)
             case .report(let action, let campaign, let elementId):
                 self.queueReport(action, campaign: campaign, elementId: elementId)
             case .onMessageDisplay(let message):
@@ -114,6 +117,22 @@ extension InAppFeature {
                 self.dependencies.logger.log(level, message)
             }
         }
+    }
+
+    /// Asks the presenter that showed `campaign` to remove it without reporting anything (INAPP-58,
+    /// OPTOUT-12): a reset, a user change or an opt-out while it shows.
+    private func takeDown(_ campaign: InAppCampaign) {
+        let presenter = self.core.withLock { core -> (any InAppMessagePresenter)? in
+            guard let shown = core.presentedWith, shown.campaignId == campaign.id else { return core.presenter }
+            core.presentedWith = nil
+            return shown.presenter
+        }
+        if !(presenter is any InAppMessageTakingDown) {
+            self.dependencies.logger.debug(
+                "in-app \(campaign.id): taken down; its presenter cannot remove it, it stays until closed"
+            )
+        }
+        self.platform.takeDown(campaign.message, from: presenter)
     }
 
     /// What a presenter's delegate reported (INAPP-30): a tap on `clicked` (its element id), or the

@@ -57,6 +57,9 @@ package final class InAppFeature: EngineFeature {
         var machine: InAppDisplayMachine?
         /// The built-in presenter once looked for (`.some(nil)`: not linked).
         var discovered: (any InAppMessagePresenter)??
+        /// The presenter the last presentation was handed to, by campaign id: the one asked to
+        /// take that message down (the app may assign another presenter meanwhile).
+        var presentedWith: (campaignId: String, presenter: (any InAppMessagePresenter)?)?
     }
 
     /// The settings.

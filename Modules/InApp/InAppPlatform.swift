@@ -19,8 +19,10 @@ public protocol InAppPlatform: Sendable {
         completion: @escaping @Sendable (Bool) -> Void
     )
 
-    /// Takes `message` off the screen (a user change or an opt-out while it shows).
-    func takeDown(_ message: InAppMessage)
+    /// Takes `message` off the screen (a reset, a user change or an opt-out while it shows) by
+    /// asking `presenter`, the one it was presented with, to remove it without reporting anything
+    /// (INAPP-58). `presenter` is `nil` when there was none.
+    func takeDown(_ message: InAppMessage, from presenter: (any InAppMessagePresenter)?)
 
     /// Hands `message` to the app's callback on the main thread (INAPP-32).
     func deliver(_ message: InAppMessage, to callback: @escaping @MainActor @Sendable (InAppMessage) -> Void)
@@ -54,7 +56,7 @@ public struct NoInAppPlatform: InAppPlatform {
     }
 
     /// Nothing on screen.
-    public func takeDown(_ message: InAppMessage) {}
+    public func takeDown(_ message: InAppMessage, from presenter: (any InAppMessagePresenter)?) {}
 
     /// On the main actor.
     public func deliver(_ message: InAppMessage, to callback: @escaping @MainActor @Sendable (InAppMessage) -> Void) {
@@ -71,11 +73,19 @@ public struct NoInAppPlatform: InAppPlatform {
 }
 
 /// What a presenter's delegate reports reaches the feature on the engine's executor.
+/// The live platform also logs through it what kept a message off screen (its retry loop's
+/// decisions, INAPP-57), into the SDK's log.
 final class InAppViewEvents: InAppMessageViewDelegate {
     private let handle: @Sendable (_ campaignId: String, _ clickedElement: String?) -> Void
+    /// Logs into the SDK's log (the platform's presentation loop).
+    let log: @Sendable (LogLevel, String) -> Void
 
     /// Calls `handle` with the message's id and the element tapped (`nil`: dismissed).
-    init(_ handle: @escaping @Sendable (_ campaignId: String, _ clickedElement: String?) -> Void) {
+    init(
+        log: @escaping @Sendable (LogLevel, String) -> Void,
+        _ handle: @escaping @Sendable (_ campaignId: String, _ clickedElement: String?) -> Void
+    ) {
+        self.log = log
         self.handle = handle
     }
 

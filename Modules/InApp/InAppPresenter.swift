@@ -53,3 +53,43 @@ package enum InAppCapability {
     /// says (INAPP-23).
     package static let html = "content.html"
 }
+
+/// A presenter that can remove a message it shows when the SDK takes it down (a reset, a user
+/// change or an opt-out while it shows): the message leaves the screen **without** a click or a
+/// dismissal reaching the delegate, since INAPP-58 reports nothing for it. The built-in presenter
+/// adopts it; the platform asks it on the main thread (``InAppTakeDown``).
+package protocol InAppMessageTakingDown: AnyObject, Sendable {
+    /// Removes `message` if it is the one on screen, reporting nothing; otherwise does nothing.
+    @MainActor
+    func takeDown(_ message: InAppMessage)
+}
+
+/// How a platform takes a message down: the presenter that showed it removes it, on the main
+/// thread. The UIKit platform and the test platform both ask this, so the decision is tested on
+/// Linux.
+package enum InAppTakeDown {
+    /// What to run on the main thread so that `presenter` removes `message`; `nil` (and nothing
+    /// can be done) when there is no presenter or it cannot take messages down.
+    package static func removal(
+        of message: InAppMessage,
+        from presenter: (any InAppMessagePresenter)?
+    ) -> (@MainActor @Sendable () -> Void)? {
+        guard let remover = presenter as? any InAppMessageTakingDown else { return nil }
+        return { remover.takeDown(message) }
+    }
+}
+
+/// A presenter that draws a native message's image (GAP-44): the platform loads it first
+/// (``InAppImageLoader``: `https` only, bounded in size and time) and hands the bytes over, `nil`
+/// when there is none or it did not arrive in time. The built-in presenter adopts it; an app's own
+/// presenter loads its images itself.
+package protocol InAppImagePresenting: InAppMessagePresenter {
+    /// Shows `campaign` with its loaded `image`; `true` only when it is on screen (INAPP-30).
+    @MainActor
+    func present(
+        campaign: InAppMessage,
+        image: Data?,
+        in viewController: InAppPresentationContext,
+        delegate: any InAppMessageViewDelegate
+    ) -> Bool
+}

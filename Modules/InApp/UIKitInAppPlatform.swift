@@ -1,7 +1,8 @@
 #if canImport(UIKit) && !os(watchOS)
 internal import Foundation
+internal import JoryioCore
 public import JoryioKit
-internal import UIKit
+package import UIKit
 
 /// In-app display on UIKit: thin; every decision is the display machine's (tested on Linux).
 public struct UIKitInAppPlatform: InAppPlatform {
@@ -18,8 +19,11 @@ public struct UIKitInAppPlatform: InAppPlatform {
         return MainActor.assumeIsolated { UIApplication.shared.applicationState == .active }
     }
 
-    /// On the main thread, once the top view controller is stable (not presenting, dismissing or
-    /// in a transition, INAPP-57): retried every 0.5 s for up to 10 s, then not shown.
+    /// On the main thread, once the app is active and the top view controller is stable
+    /// (INAPP-57): ``InAppPresentationLoop`` on the main queue asks ``InAppPresentationGate`` at each
+    /// try (0.25 s doubling to 2 s, 12 tries), and logs why it waits or gives up. For the built-in
+    /// presenter a native message's image is loaded first (``InAppImageLoader``, GAP-44): the tries
+    /// start when it arrives or after its timeout, without it.
     public func present(
         _ message: InAppMessage,
         with presenter: (any InAppMessagePresenter)?,
@@ -27,48 +31,58 @@ public struct UIKitInAppPlatform: InAppPlatform {
         completion: @escaping @Sendable (Bool) -> Void
     ) {
         guard let presenter else { return completion(false) }
-        Self.attempt(0, message, presenter, delegate, completion)
-    }
-
-    private static func attempt(
-        _ tries: Int,
-        _ message: InAppMessage,
-        _ presenter: any InAppMessagePresenter,
-        _ delegate: any InAppMessageViewDelegate,
-        _ completion: @escaping @Sendable (Bool) -> Void
-    ) {
-        DispatchQueue.main.asyncAfter(deadline: .now() + (tries == 0 ? 0 : 0.5)) {
-            MainActor.assumeIsolated {
-                guard UIApplication.shared.applicationState == .active, let top = Self.stableTop() else {
-                    if tries < 20 {
-                        Self.attempt(tries + 1, message, presenter, delegate, completion)
-                    } else {
-                        completion(false)
-                    }
-                    return
+        let log = (delegate as? InAppViewEvents)?.log ?? { _, _ in }
+        let loop = InAppPresentationLoop(
+            scheduler: MainQueueScheduler(),
+            state: {
+                MainActor.assumeIsolated {
+                    (
+                        app: InAppUIKitState.appState(UIApplication.shared.applicationState),
+                        top: InAppUIKitState.topState(Self.topViewController())
+                    )
                 }
-                completion(presenter.present(campaign: message, in: top, delegate: delegate))
-            }
+            },
+            log: log
+        )
+        // Only the built-in presenter draws images: for it, the image is loaded first (GAP-44).
+        let drawing = presenter as? any InAppImagePresenting
+        let images = drawing.map { _ in
+            InAppImageLoader(fetcher: URLSessionInAppImageFetcher(), scheduler: MainQueueScheduler(), log: log)
         }
+        loop.run(
+            message,
+            images: images,
+            present: { image in
+                MainActor.assumeIsolated {
+                    guard let top = Self.topViewController() else { return false }
+                    if let drawing {
+                        return drawing.present(campaign: message, image: image, in: top, delegate: delegate)
+                    }
+                    return presenter.present(campaign: message, in: top, delegate: delegate)
+                }
+            },
+            completion: completion
+        )
     }
 
+    /// The top-most view controller of the foreground-active scene's key window.
     @MainActor
-    private static func stableTop() -> UIViewController? {
+    private static func topViewController() -> UIViewController? {
         let scene = UIApplication.shared.connectedScenes
             .compactMap { $0 as? UIWindowScene }
             .first { $0.activationState == .foregroundActive }
         var top = scene?.windows.first(where: \.isKeyWindow)?.rootViewController
         while let presented = top?.presentedViewController { top = presented }
-        guard let top, !top.isBeingPresented, !top.isBeingDismissed, top.transitionCoordinator == nil else {
-            return nil
-        }
         return top
     }
 
-    /// The presenters draw and remove their own views; a message the SDK takes down is closed by
-    /// dismissing what the top view controller presents for it (presenters that add windows
-    /// observe the delegate's dismissal instead).
-    public func takeDown(_ message: InAppMessage) {}
+    /// On the main thread, the presenter removes `message` without reporting (``InAppTakeDown``);
+    /// an app's own presenter, which cannot adopt ``InAppMessageTakingDown``, keeps its view until
+    /// it closes it (its later dismissal is ignored: the message is no longer on screen for the SDK).
+    public func takeDown(_ message: InAppMessage, from presenter: (any InAppMessagePresenter)?) {
+        guard let removal = InAppTakeDown.removal(of: message, from: presenter) else { return }
+        self.runOnMain(removal)
+    }
 
     /// On the main thread.
     public func deliver(_ message: InAppMessage, to callback: @escaping @MainActor @Sendable (InAppMessage) -> Void) {
@@ -90,6 +104,48 @@ public struct UIKitInAppPlatform: InAppPlatform {
             }
         }
         return nil
+    }
+}
+
+/// The main queue as a ``Scheduler``: the presentation loop's tries run on the main thread.
+private struct MainQueueScheduler: Scheduler {
+    var isRunningJob: Bool { Thread.isMainThread }
+
+    func enqueue(_ work: @escaping @Sendable () -> Void) {
+        DispatchQueue.main.async(execute: work)
+    }
+
+    @discardableResult
+    func schedule(after delay: TimeInterval, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
+        let flag = CancellationFlag()
+        DispatchQueue.main.asyncAfter(deadline: .now() + max(0, delay)) {
+            if !flag.isCancelled { work() }
+        }
+        return flag
+    }
+}
+
+/// UIKit's states as ``InAppPresentationGate`` reads them (the platform's loop and the built-in
+/// presenter's last check).
+@MainActor
+package enum InAppUIKitState {
+    /// `UIApplication.State` as the gate's.
+    package static func appState(_ state: UIApplication.State) -> InAppPresentationGate.AppState {
+        switch state {
+        case .active: .active
+        case .inactive: .inactive
+        case .background: .background
+        @unknown default: .inactive
+        }
+    }
+
+    /// Whether `viewController` is presenting, dismissing, in a transition, or stable.
+    package static func topState(_ viewController: UIViewController?) -> InAppPresentationGate.TopState {
+        guard let viewController else { return .none }
+        if viewController.isBeingPresented { return .presenting }
+        if viewController.isBeingDismissed { return .dismissing }
+        if viewController.transitionCoordinator != nil { return .transitioning }
+        return .stable
     }
 }
 #endif

@@ -13,6 +13,7 @@ public final class FakeInAppPlatform: InAppPlatform {
         var calls: [String] = []
         var presentations: [(id: String, at: Date)] = []
         var clock: (@Sendable () -> Date)?
+        var removals: [@MainActor @Sendable () -> Void] = []
     }
 
     private let state = Locked(State())
@@ -59,9 +60,28 @@ public final class FakeInAppPlatform: InAppPlatform {
         completion(shown)
     }
 
-    /// Records the call.
-    public func takeDown(_ message: InAppMessage) {
-        self.state.withLock { $0.calls.append("takeDown \(message.id)") }
+    /// Records the call (`takeDown <id>`, with ` (no presenter)` when there was none) and keeps
+    /// what the UIKit platform would run on the main thread (``InAppTakeDown``) for
+    /// ``performTakeDowns()``.
+    public func takeDown(_ message: InAppMessage, from presenter: (any InAppMessagePresenter)?) {
+        let removal = InAppTakeDown.removal(of: message, from: presenter)
+        self.state.withLock { state in
+            state.calls.append("takeDown \(message.id)\(presenter == nil ? " (no presenter)" : "")")
+            if let removal { state.removals.append(removal) }
+        }
+    }
+
+    /// Runs, on the main actor, the presenters' removals the take-downs asked for, oldest first
+    /// (what the UIKit platform's main-thread hop does); returns how many ran.
+    @MainActor
+    @discardableResult
+    public func performTakeDowns() -> Int {
+        let removals = self.state.withLock { state in
+            defer { state.removals.removeAll() }
+            return state.removals
+        }
+        for removal in removals { removal() }
+        return removals.count
     }
 
     /// Records the call (the callback is not run).
@@ -78,10 +98,22 @@ public final class FakeInAppPlatform: InAppPlatform {
     public func discoverPresenter() -> (any InAppMessagePresenter)? { nil }
 }
 
-/// A presenter for tests: the fake platform answers for it and never calls it.
-public final class StubInAppPresenter: InAppMessagePresenter {
+/// A presenter for tests: the fake platform answers for it and never calls it to present; it
+/// takes messages down as the built-in presenter does (``InAppMessageTakingDown``) and records it.
+public final class StubInAppPresenter: InAppMessagePresenter, InAppMessageTakingDown {
+    private let removed = Locked<[String]>([])
+
     /// Creates one.
     public init() {}
+
+    /// The ids of the messages it was asked to take down, oldest first.
+    public var takenDown: [String] { self.removed.withLock { $0 } }
+
+    /// Records the message's id.
+    @MainActor
+    package func takeDown(_ message: InAppMessage) {
+        self.removed.withLock { $0.append(message.id) }
+    }
 
     /// On screen.
     @MainActor

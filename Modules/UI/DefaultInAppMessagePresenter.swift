@@ -1,4 +1,5 @@
 #if canImport(UIKit) && !os(watchOS)
+package import Foundation
 internal import Joryio
 public import JoryioInApp
 public import JoryioKit
@@ -14,7 +15,9 @@ public import UIKit
 /// ``InAppActionRouting``), and links are followed by push's link handling (DEEPLINK-5, ULINK-9).
 /// One message at a time (INAPP-48).
 @MainActor
-public final class DefaultInAppMessagePresenter: NSObject, InAppMessagePresenter {
+public final class DefaultInAppMessagePresenter: NSObject, InAppMessagePresenter, InAppImagePresenting,
+    InAppMessageTakingDown
+{
     /// A message on screen, its window and the delegate that hears about it.
     private struct Presentation {
         let message: InAppMessage
@@ -39,11 +42,22 @@ public final class DefaultInAppMessagePresenter: NSObject, InAppMessagePresenter
         in viewController: UIViewController,
         delegate: any InAppMessageViewDelegate
     ) -> Bool {
+        self.present(campaign: campaign, image: nil, in: viewController, delegate: delegate)
+    }
+
+    /// As ``present(campaign:in:delegate:)``, drawing the native message's `image` (its loaded bytes,
+    /// GAP-44; `nil`: without it).
+    package func present(
+        campaign: InAppMessage,
+        image: Data?,
+        in viewController: UIViewController,
+        delegate: any InAppMessageViewDelegate
+    ) -> Bool {
         guard self.presentation == nil else { return false }
         let app = InAppUIKitState.appState(UIApplication.shared.applicationState)
         guard InAppPresentationGate.waitReason(app: app, top: InAppUIKitState.topState(viewController)) == nil,
             let scene = viewController.view.window?.windowScene,
-            let card = self.card(for: campaign)
+            let card = self.card(for: campaign, image: image)
         else { return false }
         let window = InAppMessageWindow(
             windowScene: scene,
@@ -57,12 +71,20 @@ public final class DefaultInAppMessagePresenter: NSObject, InAppMessagePresenter
         return true
     }
 
+    /// The SDK took `message` down (a reset, a user change or an opt-out while it shows): the window
+    /// goes and the delegate hears nothing (INAPP-58 reports nothing), so the next message can show.
+    package func takeDown(_ message: InAppMessage) {
+        guard let presentation = self.presentation, presentation.message.id == message.id else { return }
+        self.presentation = nil
+        presentation.window.hide {}
+    }
+
     /// The message's card: native views drawing its layout, or a web view with its document.
-    private func card(for campaign: InAppMessage) -> UIView? {
+    private func card(for campaign: InAppMessage, image: Data?) -> UIView? {
         switch campaign.content {
         case .native(let content):
             let layout = InAppNativeLayout(type: campaign.type, content: content)
-            return InAppNativeCardView(layout: layout) { [weak self] effects in self?.perform(effects) }
+            return InAppNativeCardView(layout: layout, image: image) { [weak self] effects in self?.perform(effects) }
         case .html(let html):
             #if canImport(WebKit)
             return InAppWebMessageView(document: InAppHTMLDocument(authorHTML: html)) { [weak self] effects in
@@ -98,29 +120,6 @@ public final class DefaultInAppMessagePresenter: NSObject, InAppMessagePresenter
                 return
             }
         }
-    }
-}
-
-/// UIKit's states as ``InAppPresentationGate`` reads them.
-@MainActor
-enum InAppUIKitState {
-    /// `UIApplication.State` as the gate's.
-    static func appState(_ state: UIApplication.State) -> InAppPresentationGate.AppState {
-        switch state {
-        case .active: .active
-        case .inactive: .inactive
-        case .background: .background
-        @unknown default: .inactive
-        }
-    }
-
-    /// Whether `viewController` is presenting, dismissing, in a transition, or stable.
-    static func topState(_ viewController: UIViewController?) -> InAppPresentationGate.TopState {
-        guard let viewController else { return .none }
-        if viewController.isBeingPresented { return .presenting }
-        if viewController.isBeingDismissed { return .dismissing }
-        if viewController.transitionCoordinator != nil { return .transitioning }
-        return .stable
     }
 }
 #endif

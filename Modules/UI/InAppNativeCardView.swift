@@ -1,22 +1,26 @@
 #if canImport(UIKit) && !os(watchOS)
+internal import Foundation
 internal import JoryioKit
 internal import UIKit
 
 /// A native message's card: draws an ``InAppNativeLayout`` and decides nothing (GAP-44). Text in
 /// Dynamic Type styles that follow the person's setting, colours from the layout's roles (system
 /// colours follow light and dark, buttons the app's tint), elements in VoiceOver's order. A tap hands
-/// ``InAppPresenterEffects``' answer to `onEffects`. The image is not loaded yet (GAP-44: the wire
-/// carries no size or alternative text, and loading is undecided); it is left out.
+/// ``InAppPresenterEffects``' answer to `onEffects`. The image is drawn from the bytes the platform
+/// loaded before presenting (`InAppImageLoader`, GAP-44), at its aspect ratio across the card and
+/// hidden from VoiceOver (the wire carries no alternative text); without them it is left out.
 @MainActor
 final class InAppNativeCardView: UIView {
     private let layout: InAppNativeLayout
+    private let image: UIImage?
     private let onEffects: @MainActor ([InAppPresenterEffect]) -> Void
     private var buttons: [UIButton: [InAppPresenterEffect]] = [:]
     private var filledButtons: [UIButton] = []
 
     /// A card drawing `layout`.
-    init(layout: InAppNativeLayout, onEffects: @escaping @MainActor ([InAppPresenterEffect]) -> Void) {
+    init(layout: InAppNativeLayout, image: Data?, onEffects: @escaping @MainActor ([InAppPresenterEffect]) -> Void) {
         self.layout = layout
+        self.image = image.flatMap { UIImage(data: $0) }
         self.onEffects = onEffects
         super.init(frame: .zero)
         self.backgroundColor = self.color(layout.background)
@@ -42,7 +46,7 @@ final class InAppNativeCardView: UIView {
             case .headline(let text), .text(let text):
                 stack.addArrangedSubview(self.label(text, element))
             case .image:
-                continue
+                if let image = self.image { stack.addArrangedSubview(self.imageView(image)) }
             case .button(let id, let label, let url, let prominence):
                 let effects = InAppPresenterEffects.effects(for: InAppMessage.Button(id: id, label: label, url: url))
                 buttonRow.addArrangedSubview(self.button(label, element, filled: prominence == .primary, effects))
@@ -75,6 +79,23 @@ final class InAppNativeCardView: UIView {
             stack.widthAnchor.constraint(equalTo: scroll.frameLayoutGuide.widthAnchor, constant: -32),
             fitContent,
         ])
+    }
+
+    /// The image across the card at its aspect ratio; decorative (no alternative text on the wire).
+    private func imageView(_ image: UIImage) -> UIImageView {
+        let view = UIImageView(image: image)
+        view.contentMode = .scaleAspectFit
+        view.clipsToBounds = true
+        view.isAccessibilityElement = false
+        if image.size.width > 0, image.size.height > 0 {
+            let ratio = view.heightAnchor.constraint(
+                equalTo: view.widthAnchor,
+                multiplier: image.size.height / image.size.width
+            )
+            ratio.priority = .defaultHigh
+            ratio.isActive = true
+        }
+        return view
     }
 
     private func label(_ text: String, _ element: InAppNativeLayout.Element) -> UILabel {

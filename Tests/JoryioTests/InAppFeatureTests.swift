@@ -1,6 +1,7 @@
 import Foundation
 import Joryio
 import JoryioCore
+import JoryioFeature
 import JoryioInApp
 import JoryioKit
 import JoryioPush
@@ -303,6 +304,109 @@ import Testing
         sdk.joryio.applicationWillEnterForeground()
         sdk.advance(to: 10)
         #expect(platform.calls == ["present sale"])
+    }
+}
+
+/// Take-down (issue 17): a reset, a user change or an opt-out while the built-in presenter shows a
+/// message removes it through the presenter that showed it, and reports nothing (INAPP-58,
+/// OPTOUT-12), so the next message is not blocked.
+@Suite struct InAppTakeDownTests {
+    enum Change: String, CaseIterable, Sendable {
+        case reset, anotherUser, optOut
+    }
+
+    private func reports(_ transport: RespondingTransport) -> [String] {
+        transport.requests.filter { $0.url.path.hasSuffix("/v1/in-app/track") }.compactMap {
+            $0.json?["action"]?.stringValue
+        }
+    }
+
+    @Test(
+        "INAPP-58 / OPTOUT-12: a reset, identify of another user or opt-out before the dwell second takes the message down through its presenter, reporting nothing",
+        arguments: Change.allCases
+    )
+    func takenDownBeforeDwell(change: Change) async throws {
+        let platform = FakeInAppPlatform()
+        let transport = InAppFeatureTests.transport()
+        let sdk = TestSDK(transport: transport, features: .joryio(push: NoPushPlatform(), inApp: platform))
+        let presenter = StubInAppPresenter()
+        sdk.joryio.inAppPresenter = presenter
+        sdk.start()
+        sdk.joryio.identify("u1")
+        sdk.scheduler.runUntilIdle()
+        sdk.track(["Product Viewed"])
+        sdk.advance(to: 0.5)
+        #expect(platform.calls == ["present sale"])
+        switch change {
+        case .reset: sdk.joryio.reset()
+        case .anotherUser: sdk.joryio.identify("u2")
+        case .optOut: sdk.joryio.optOut()
+        }
+        sdk.scheduler.runUntilIdle()
+        #expect(platform.calls == ["present sale", "takeDown sale"])
+        #expect(presenter.takenDown.isEmpty, "removed on the main thread, not before")
+        let ran = await MainActor.run { platform.performTakeDowns() }
+        #expect(ran == 1)
+        #expect(presenter.takenDown == ["sale"])
+        // A late dismissal from the presenter (it must not send one) is ignored too.
+        let feature = try #require(sdk.joryio.feature(InAppFeature.self))
+        sdk.scheduler.enqueue { feature.viewEvent(campaignId: "sale", clicked: nil) }
+        sdk.advance(to: 5)
+        #expect(self.reports(transport).isEmpty, "no displayed, click or dismissal sent")
+        #expect(feature.reports.pending.isEmpty, "nor queued")
+    }
+
+    @Test("INAPP-58: after a take-down the next message is presented; the presenter that showed it is the one asked")
+    func nextMessageAfterTakeDown() async {
+        let platform = FakeInAppPlatform()
+        let transport = InAppFeatureTests.transport()
+        let sdk = TestSDK(transport: transport, features: .joryio(push: NoPushPlatform(), inApp: platform))
+        let first = StubInAppPresenter()
+        let second = StubInAppPresenter()
+        sdk.joryio.inAppPresenter = first
+        sdk.start()
+        sdk.track(["Product Viewed"])
+        sdk.advance(to: 0.5)
+        sdk.joryio.inAppPresenter = second
+        sdk.joryio.reset()
+        sdk.scheduler.runUntilIdle()
+        _ = await MainActor.run { platform.performTakeDowns() }
+        #expect(first.takenDown == ["sale"])
+        #expect(second.takenDown.isEmpty)
+        sdk.track(["Product Viewed"])
+        sdk.advance(to: 2)
+        #expect(platform.calls == ["present sale", "takeDown sale", "present sale"])
+    }
+
+    @Test("INAPP-58: without a presenter that can take messages down, the take-down still reports nothing")
+    func presenterThatCannotTakeDown() async {
+        let platform = FakeInAppPlatform()
+        let transport = InAppFeatureTests.transport()
+        let sdk = TestSDK(transport: transport, features: .joryio(push: NoPushPlatform(), inApp: platform))
+        sdk.joryio.inAppPresenter = AppOwnPresenter()
+        sdk.start()
+        sdk.track(["Product Viewed"])
+        sdk.advance(to: 0.5)
+        sdk.joryio.optOut()
+        sdk.scheduler.runUntilIdle()
+        #expect(platform.calls == ["present sale", "takeDown sale"])
+        let ran = await MainActor.run { platform.performTakeDowns() }
+        #expect(ran == 0)
+        #expect(sdk.messages(at: .debug).contains { $0.contains("its presenter cannot remove it") })
+        sdk.advance(to: 5)
+        #expect(self.reports(transport).isEmpty)
+    }
+}
+
+/// An app's own presenter: it cannot adopt the package's take-down protocol.
+private final class AppOwnPresenter: InAppMessagePresenter {
+    @MainActor
+    func present(
+        campaign: InAppMessage,
+        in viewController: InAppPresentationContext,
+        delegate: any InAppMessageViewDelegate
+    ) -> Bool {
+        true
     }
 }
 

@@ -1,5 +1,5 @@
 import Foundation
-import JoryioUI
+import JoryioInApp
 import Testing
 
 /// When the built-in presenter may show a message (INAPP-57): only while the app is active and the
