@@ -52,7 +52,7 @@ final class InAppNativeCardView: UIView {
                 buttonRow.addArrangedSubview(self.button(label, element, filled: prominence == .primary, effects))
             case .close:
                 let close = self.button(
-                    InAppNativeLayout.closeLabel,
+                    InAppCloseLabel.label(preferredLanguages: Locale.preferredLanguages),
                     element,
                     filled: false,
                     InAppPresenterEffects.close
