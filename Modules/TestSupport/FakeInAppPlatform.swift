@@ -61,7 +61,7 @@ public final class FakeInAppPlatform: InAppPlatform {
     }
 
     /// Records the call (`takeDown <id>`, with ` (no presenter)` when there was none) and keeps
-    /// what the UIKit platform would run on the main thread (``InAppTakeDown``) for
+    /// what the UIKit platform would run on the main thread (`InAppTakeDown`) for
     /// ``performTakeDowns()``.
     public func takeDown(_ message: InAppMessage, from presenter: (any InAppMessagePresenter)?) {
         let removal = InAppTakeDown.removal(of: message, from: presenter)
@@ -99,7 +99,7 @@ public final class FakeInAppPlatform: InAppPlatform {
 }
 
 /// A presenter for tests: the fake platform answers for it and never calls it to present; it
-/// takes messages down as the built-in presenter does (``InAppMessageTakingDown``) and records it.
+/// takes messages down as the built-in presenter does (`InAppMessageTakingDown`) and records it.
 public final class StubInAppPresenter: InAppMessagePresenter, InAppMessageTakingDown {
     private let removed = Locked<[String]>([])
 
