@@ -127,9 +127,10 @@ extension InAppFeature {
             core.presentedWith = nil
             return shown.presenter
         }
-        if !(presenter is any InAppMessageTakingDown) {
-            self.dependencies.logger.debug(
-                "in-app \(campaign.id): taken down; its presenter cannot remove it, it stays until closed"
+        if let presenter, !(presenter is any InAppMessageTakingDown) {
+            self.dependencies.logger.warning(
+                "in-app \(campaign.id): taken down, but its presenter (\(type(of: presenter))) does not adopt "
+                    + "InAppMessageTakingDown: it stays on screen until closed"
             )
         }
         self.platform.takeDown(campaign.message, from: presenter)

@@ -57,8 +57,9 @@ package enum InAppCapability {
 /// A presenter that can remove a message it shows when the SDK takes it down (a reset, a user
 /// change or an opt-out while it shows): the message leaves the screen **without** a click or a
 /// dismissal reaching the delegate, since INAPP-58 reports nothing for it. The built-in presenter
-/// adopts it; the platform asks it on the main thread (``InAppTakeDown``).
-package protocol InAppMessageTakingDown: AnyObject, Sendable {
+/// adopts it, and so should an app's own presenter: one that does not keeps its view until the
+/// person closes it (that late dismissal is ignored). The SDK asks on the main thread.
+public protocol InAppMessageTakingDown: AnyObject, Sendable {
     /// Removes `message` if it is the one on screen, reporting nothing; otherwise does nothing.
     @MainActor
     func takeDown(_ message: InAppMessage)

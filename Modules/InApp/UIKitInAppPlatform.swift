@@ -77,8 +77,8 @@ public struct UIKitInAppPlatform: InAppPlatform {
     }
 
     /// On the main thread, the presenter removes `message` without reporting (``InAppTakeDown``);
-    /// an app's own presenter, which cannot adopt ``InAppMessageTakingDown``, keeps its view until
-    /// it closes it (its later dismissal is ignored: the message is no longer on screen for the SDK).
+    /// a presenter that does not adopt ``InAppMessageTakingDown`` keeps its view until the person
+    /// closes it (its later dismissal is ignored: the message is no longer on screen for the SDK).
     public func takeDown(_ message: InAppMessage, from presenter: (any InAppMessagePresenter)?) {
         guard let removal = InAppTakeDown.removal(of: message, from: presenter) else { return }
         self.runOnMain(removal)

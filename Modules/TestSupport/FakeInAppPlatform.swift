@@ -111,7 +111,7 @@ public final class StubInAppPresenter: InAppMessagePresenter, InAppMessageTaking
 
     /// Records the message's id.
     @MainActor
-    package func takeDown(_ message: InAppMessage) {
+    public func takeDown(_ message: InAppMessage) {
         self.removed.withLock { $0.append(message.id) }
     }
 

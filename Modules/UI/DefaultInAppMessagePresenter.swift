@@ -73,7 +73,7 @@ public final class DefaultInAppMessagePresenter: NSObject, InAppMessagePresenter
 
     /// The SDK took `message` down (a reset, a user change or an opt-out while it shows): the window
     /// goes and the delegate hears nothing (INAPP-58 reports nothing), so the next message can show.
-    package func takeDown(_ message: InAppMessage) {
+    public func takeDown(_ message: InAppMessage) {
         guard let presentation = self.presentation, presentation.message.id == message.id else { return }
         self.presentation = nil
         presentation.window.hide {}

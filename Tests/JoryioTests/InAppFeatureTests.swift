@@ -392,13 +392,55 @@ import Testing
         #expect(platform.calls == ["present sale", "takeDown sale"])
         let ran = await MainActor.run { platform.performTakeDowns() }
         #expect(ran == 0)
-        #expect(sdk.messages(at: .debug).contains { $0.contains("its presenter cannot remove it") })
+        #expect(
+            sdk.messages(at: .warning).contains {
+                $0.contains("AppOwnPresenter") && $0.contains("does not adopt InAppMessageTakingDown")
+            }
+        )
+        sdk.advance(to: 5)
+        #expect(self.reports(transport).isEmpty)
+    }
+
+    @Test("INAPP-58: an app's own presenter that adopts InAppMessageTakingDown is asked to take the message down")
+    func appPresenterThatTakesDown() async {
+        let platform = FakeInAppPlatform()
+        let transport = InAppFeatureTests.transport()
+        let sdk = TestSDK(transport: transport, features: .joryio(push: NoPushPlatform(), inApp: platform))
+        let presenter = AppPresenterTakingDown()
+        sdk.joryio.inAppPresenter = presenter
+        sdk.start()
+        sdk.track(["Product Viewed"])
+        sdk.advance(to: 0.5)
+        sdk.joryio.reset()
+        sdk.scheduler.runUntilIdle()
+        let ran = await MainActor.run { platform.performTakeDowns() }
+        #expect(ran == 1)
+        #expect(await MainActor.run { presenter.removed } == ["sale"])
+        #expect(!sdk.messages(at: .warning).contains { $0.contains("does not adopt") })
         sdk.advance(to: 5)
         #expect(self.reports(transport).isEmpty)
     }
 }
 
-/// An app's own presenter: it cannot adopt the package's take-down protocol.
+/// An app's own presenter that can take messages down, as an app writes one (public API only).
+@MainActor
+private final class AppPresenterTakingDown: InAppMessagePresenter, InAppMessageTakingDown {
+    var removed: [String] = []
+
+    func present(
+        campaign: InAppMessage,
+        in viewController: InAppPresentationContext,
+        delegate: any InAppMessageViewDelegate
+    ) -> Bool {
+        true
+    }
+
+    func takeDown(_ message: InAppMessage) {
+        self.removed.append(message.id)
+    }
+}
+
+/// An app's own presenter that does not adopt the take-down protocol.
 private final class AppOwnPresenter: InAppMessagePresenter {
     @MainActor
     func present(
