@@ -133,7 +133,7 @@ let package = Package(
             name: "joryio-bench",
             dependencies: [
                 "Joryio", "JoryioCore", "JoryioDelivery", "JoryioStorage", "JoryioTransport", "JoryioTesting",
-                "CJoryioSQLite",
+                "CJoryioSQLite", "JoryioInApp",
             ],
             path: "Tools/Benchmarks"
         ),

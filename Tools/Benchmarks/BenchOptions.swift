@@ -1,6 +1,7 @@
 import Foundation
 
-/// Command line: `joryio-bench [--json] [--quick] [--only latency|throughput|flush|cold|rss]`.
+/// Command line: `joryio-bench [--json] [--quick] [--only latency|throughput|flush|cold|rss]
+/// [--product analytics|joryio]`.
 struct BenchOptions {
     enum Phase: String, CaseIterable {
         case latency, throughput, flush, cold, rss
@@ -20,7 +21,8 @@ struct BenchOptions {
     var flushRounds: Int { self.quick ? 3 : 7 }
     var rssEvents: Int { self.quick ? 10_000 : 100_000 }
 
-    static let usage = "usage: joryio-bench [--json] [--quick] [--only latency|throughput|flush|cold|rss]"
+    static let usage =
+        "usage: joryio-bench [--json] [--quick] [--only latency|throughput|flush|cold|rss] [--product analytics|joryio]"
 
     /// Parses the arguments; `nil` (after printing usage) when they are wrong.
     static func parse(_ arguments: [String]) -> BenchOptions? {
@@ -33,6 +35,9 @@ struct BenchOptions {
             case "--only":
                 guard let name = rest.popFirst(), let phase = Phase(rawValue: name) else { return nil }
                 options.phases = [phase]
+            case "--product":
+                guard let name = rest.popFirst(), let product = BenchProduct(rawValue: name) else { return nil }
+                setenv(BenchProduct.environmentKey, product.rawValue, 1)
             default: return nil
             }
         }

@@ -50,6 +50,8 @@ final class BenchSDK {
         }
         let opened = Locked<(recorder: RecordingQueueStore, events: any QueueStore)?>(nil)
         let openLive = environment.openStores
+        let product = BenchProduct.current
+        let transport = product.transport(transport)
         environment.makeTransport = { _ in transport }
         environment.openStores = { config, sdkKey, logger in
             var stores = openLive(config, sdkKey, logger)
@@ -58,7 +60,7 @@ final class BenchSDK {
             stores.events = recorder
             return stores
         }
-        self.joryio = Joryio(environment: environment)
+        self.joryio = Joryio(environment: environment, features: product.catalog)
         self.directory = directory
         self.scheduler = scheduler
         self.opened = opened
@@ -85,6 +87,7 @@ final class BenchSDK {
         self.joryio.initialize(sdkKey: Self.sdkKey, apiHost: apiHost, config: self.config())
         self.drain()
         precondition(self.recorder != nil, "initialize() did not open the stores: \(self.logs.errorMessages)")
+        precondition(BenchProduct.current.check(self.joryio), "the in-app campaigns did not sync")
     }
 
     /// The pass-through store (after `initialize()`).

@@ -42,6 +42,7 @@ func progress(_ message: String) {
     FileHandle.standardError.write(Data("… \(message)\n".utf8))
 }
 
+progress("product: \(BenchProduct.current.rawValue) (--product analytics|joryio)")
 let loadBefore = Machine.loadAverage
 var report = Report()
 do {
