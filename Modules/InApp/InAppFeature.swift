@@ -42,7 +42,12 @@ package final class InAppFeature: EngineFeature {
         var callback: Callback?
         var policy: InAppSyncPolicy
         var attributes = InAppAttributes()
-        var campaigns: [InAppCampaign] = []
+        var campaigns: [InAppCampaign] = [] {
+            didSet { self.eventNames = InAppTriggerMatcher.eventNames(self.campaigns) }
+        }
+        /// The event names the campaigns' triggers name: an event with another name (most of them)
+        /// triggers nothing, which one set lookup answers on the engine's hot path.
+        var eventNames: Set<String> = []
         var rules = InAppContactRules.none
         var privacy: PrivacyState?
         /// A sync is on the wire.
@@ -151,6 +156,7 @@ package final class InAppFeature: EngineFeature {
 
     /// An event may trigger campaigns (INAPP-13).
     package func eventTracked(_ name: String) {
+        guard self.core.withLock({ $0.eventNames.contains(name) }) else { return }
         self.occurred(.event(name))
     }
 

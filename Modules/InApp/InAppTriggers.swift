@@ -71,6 +71,18 @@ package enum InAppTriggerMatcher {
             .map(\.element)
     }
 
+    /// The event names the campaigns' event triggers name.
+    package static func eventNames(_ campaigns: [InAppCampaign]) -> Set<String> {
+        Set(
+            campaigns.flatMap { campaign in
+                campaign.triggers.compactMap { trigger -> String? in
+                    if case .event(let name) = trigger { return name }
+                    return nil
+                }
+            }
+        )
+    }
+
     /// The attribute keys the campaigns watch: a change of one re-syncs (INAPP-11).
     package static func watchedAttributes(_ campaigns: [InAppCampaign]) -> Set<String> {
         Set(

@@ -49,6 +49,17 @@ import Testing
         #expect(InAppTriggerMatcher.watchedAttributes(self.campaigns) == ["spend"])
     }
 
+    /// The feature's hot-path filter: the names event triggers name, and nothing else (an event with
+    /// another name is answered by one set lookup, with the same result as the full match).
+    @Test func eventNamesAreTheEventTriggersNames() {
+        #expect(InAppTriggerMatcher.eventNames(self.campaigns) == ["Added to Cart"])
+        #expect(InAppTriggerMatcher.eventNames([]).isEmpty)
+        for name in ["Added to Cart", "added to cart", "Purchase", ""] {
+            let filtered = InAppTriggerMatcher.eventNames(self.campaigns).contains(name)
+            #expect(filtered == !self.ids(.event(name)).isEmpty, "\(name)")
+        }
+    }
+
     @Test("attribute values: increments need a known base; strings, NaN and unset forget; clear empties")
     func attributeValues() {
         var attributes = InAppAttributes()
