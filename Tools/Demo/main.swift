@@ -104,6 +104,7 @@ func run() throws {
     try profileDemo(relaunched, sandbox: sandbox)
     try consentBannerDemo(sandbox: sandbox, sdkKey: sdkKey)
     try pushDemo(sandbox: sandbox, sdkKey: sdkKey)
+    try inAppDemo(sandbox: sandbox, sdkKey: sdkKey)
 }
 
 /// 5. Attributes, an alias and subscriptions: durable writes through a timeout, read back from the
