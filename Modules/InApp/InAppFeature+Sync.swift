@@ -74,14 +74,27 @@ extension InAppFeature {
                 logger.debug("in-app sync answer dropped: the person changed while it was on the wire")
                 return
             }
-            let rules = self.core.withLock { core -> InAppContactRules in
+            let now = self.context.clock.now()
+            let (rules, held) = self.core.withLock { core -> (InAppContactRules, [String]) in
                 core.campaigns = answer.campaigns
                 if let rules = answer.contactRules { core.rules = rules }
-                return core.rules
+                defer { core.heldEvents = [] }
+                let recent = core.heldEvents.filter { now.timeIntervalSince($0.at) <= Self.heldEventMaxAge }
+                var names: [String] = []
+                for event in recent where core.eventNames.contains(event.name) && !names.contains(event.name) {
+                    names.append(event.name)
+                }
+                return (core.rules, names)
             }
             self.feed { .contactRules(rules, at: $0) }
             logger.debug("in-app sync: \(answer.campaigns.count) campaigns")
             self.occurred(.synced)
+            for name in held {
+                logger.debug(
+                    "in-app: \"\(String(name.prefix(64)))\", tracked while the sync was on the wire, checked now"
+                )
+                self.occurred(.event(name))
+            }
         case .unusable(let problem):
             self.dependencies.onResult(.server(message: "unusable in-app sync answer"))
             logger.warning("in-app sync answer not usable (\(problem)); the campaigns the SDK has are kept")
@@ -101,6 +114,8 @@ extension InAppFeature {
     private func syncEnded() {
         let (waiters, again) = self.core.withLock { core -> ([@Sendable () -> Void], InAppSyncPolicy.Reason?) in
             core.syncing = false
+            // Held for an answer that brought nothing usable: kept only for the sync that goes next.
+            if core.syncAgain == nil { core.heldEvents = [] }
             defer {
                 core.syncWaiters = []
                 core.syncAgain = nil

@@ -48,6 +48,9 @@ package final class InAppFeature: EngineFeature {
         /// The event names the campaigns' triggers name: an event with another name (most of them)
         /// triggers nothing, which one set lookup answers on the engine's hot path.
         var eventNames: Set<String> = []
+        /// Events that triggered nothing while a sync was on the wire (oldest first, at most
+        /// ``InAppFeature/heldEventLimit``): the answer may bring the campaigns they trigger.
+        var heldEvents: [(name: String, at: Date)] = []
         var rules = InAppContactRules.none
         var privacy: PrivacyState?
         /// A sync is on the wire.
@@ -156,8 +159,28 @@ package final class InAppFeature: EngineFeature {
 
     /// An event may trigger campaigns (INAPP-13).
     package func eventTracked(_ name: String) {
-        guard self.core.withLock({ $0.eventNames.contains(name) }) else { return }
-        self.occurred(.event(name))
+        let (triggers, syncing) = self.core.withLock { ($0.eventNames.contains(name), $0.syncing) }
+        if triggers {
+            self.occurred(.event(name))
+        } else if syncing {
+            self.hold(name)
+        }
+    }
+
+    /// At most this many events are held while a sync is on the wire (GAP-39).
+    package static let heldEventLimit = 32
+    /// A held event older than this when the answer arrives triggers nothing (GAP-39).
+    package static let heldEventMaxAge: Double = 30
+
+    /// Keeps `name`, which triggered nothing, until the sync on the wire answers: an event tracked in
+    /// the first moments after launch (or after an identify) still triggers the campaigns that
+    /// answer brings.
+    private func hold(_ name: String) {
+        let now = self.context.clock.now()
+        self.core.withLock { core in
+            core.heldEvents.append((name, now))
+            if core.heldEvents.count > Self.heldEventLimit { core.heldEvents.removeFirst() }
+        }
     }
 
     /// Loads the reports earlier launches kept.
@@ -199,16 +222,21 @@ package final class InAppFeature: EngineFeature {
         self.core.withLock { $0.attributes.clear() }
         switch change {
         case .identified(let previous, let current) where previous != current:
+            // Events held for the sync on the wire stay for the identify's sync when an anonymous
+            // visitor identifies (the same person, a common launch sequence), not for another user.
+            if previous != nil { self.core.withLock { $0.heldEvents = [] } }
             self.feed { .userChanged(at: $0) }
             self.sync(.identify)
         case .identified:
             break
         case .reset:
             // reset() clears the in-app state, the displayed history included (INAPP-47).
+            self.core.withLock { $0.heldEvents = [] }
             self.feed { .userChanged(at: $0) }
             self.feed { .clearHistory(at: $0) }
             self.sync(.reset)
         case .wiped:
+            self.core.withLock { $0.heldEvents = [] }
             self.feed { .userChanged(at: $0) }
             self.feed { .clearHistory(at: $0) }
         }

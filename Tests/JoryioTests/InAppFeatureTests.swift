@@ -452,6 +452,75 @@ private final class AppOwnPresenter: InAppMessagePresenter {
     }
 }
 
+/// Events tracked while a sync is on the wire (GAP-39): the campaigns its answer brings are
+/// checked against them, so an event tracked in the first moments after launch still triggers.
+@Suite struct InAppHeldEventTests {
+    static let sale = HTTPResponse(status: 200, body: Data(InAppFeatureTests.syncAnswer.utf8))
+
+    private func offered(_ sdk: TestSDK) -> [String] {
+        sdk.joryio.feature(InAppFeature.self)?.offered ?? []
+    }
+
+    @Test("GAP-39: an event tracked before the launch sync answers triggers the campaign the answer brings, once")
+    func beforeTheLaunchSync() {
+        let transport = HoldingTransport()
+        let sdk = TestSDK(transport: transport, features: .joryio(push: NoPushPlatform(), inApp: FakeInAppPlatform()))
+        sdk.start()
+        #expect(transport.inFlight == 1, "the launch sync is on the wire")
+        sdk.track(["Product Viewed", "Other", "Product Viewed"])
+        #expect(self.offered(sdk).isEmpty, "nothing known yet")
+        transport.answer(.success(Self.sale))
+        sdk.scheduler.runUntilIdle()
+        #expect(self.offered(sdk) == ["sale"], "once, however often it was tracked")
+        sdk.track(["Product Viewed"])
+        #expect(self.offered(sdk) == ["sale", "sale"], "and as usual afterwards")
+    }
+
+    @Test("GAP-39: held events older than 30 s, beyond the last 32, or of another user trigger nothing")
+    func limits() {
+        let transport = HoldingTransport()
+        let sdk = TestSDK(transport: transport, features: .joryio(push: NoPushPlatform(), inApp: FakeInAppPlatform()))
+        sdk.start()
+        sdk.track(["Product Viewed"])
+        sdk.advance(to: 31)
+        transport.answer(.success(Self.sale))
+        sdk.scheduler.runUntilIdle()
+        #expect(self.offered(sdk).isEmpty, "tracked 31 s before the answer")
+
+        sdk.joryio.identify("u1")
+        sdk.scheduler.runUntilIdle()
+        // The identify's sync is on the wire; a new campaign set will come. 33 events push the first out.
+        let fresh = HTTPResponse(
+            status: 200,
+            body: Data(InAppFeatureTests.syncAnswer.replacingOccurrences(of: "Product Viewed", with: "Signed Up").utf8)
+        )
+        sdk.track(["Signed Up"] + (0..<32).map { "filler \($0)" })
+        transport.answer(.success(fresh))
+        sdk.scheduler.runUntilIdle()
+        #expect(self.offered(sdk).isEmpty, "the 33rd event pushed it out")
+
+        sdk.joryio.identify("u2")
+        sdk.scheduler.runUntilIdle()
+        sdk.track(["Signed Up"])
+        sdk.joryio.identify("u3")
+        sdk.scheduler.runUntilIdle()
+        while transport.answer(.success(fresh)) { sdk.scheduler.runUntilIdle() }
+        #expect(self.offered(sdk).isEmpty, "u2's event does not trigger u3's campaigns")
+    }
+
+    @Test("GAP-39: an anonymous visitor who identifies at launch keeps the held events for the identify's sync")
+    func anonymousThenIdentified() {
+        let transport = HoldingTransport()
+        let sdk = TestSDK(transport: transport, features: .joryio(push: NoPushPlatform(), inApp: FakeInAppPlatform()))
+        sdk.start()
+        sdk.track(["Product Viewed"])
+        sdk.joryio.identify("u1")
+        sdk.scheduler.runUntilIdle()
+        while transport.answer(.success(Self.sale)) { sdk.scheduler.runUntilIdle() }
+        #expect(self.offered(sdk) == ["sale"])
+    }
+}
+
 /// Push-tap campaigns (INAPP-13, PUSH-26): a tap on a Joryio push shows the campaign that waits
 /// for it, under the same rules as any message.
 @Suite struct InAppPushTapTests {
