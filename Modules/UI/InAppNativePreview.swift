@@ -129,6 +129,17 @@ package struct InAppNativePreview: Sendable, Equatable {
     /// The markup: an inline `<style>` and the screen's `<div>`.
     package var markup: String {
         let style = self.style
+        return self.markup(style, card: self.card(style))
+    }
+
+    /// The same screen (the fake app, the dimming, the card's place and frame) with `card` where the
+    /// native card would be: how a preview frames an HTML message, an element of class `jry-card`
+    /// (an `<iframe>` with its document) placed where the presenter puts the message's type.
+    package func markup(card: String) -> String {
+        self.markup(self.style, card: card)
+    }
+
+    private func markup(_ style: InAppNativeStyle, card: String) -> String {
         var html = "<style>\n" + self.css(style) + "</style>\n"
         let type = self.layout.type.rawValue
         html += "<div class=\"jry-screen\" data-joryio-preview=\"\(type)\""
@@ -138,7 +149,7 @@ package struct InAppNativePreview: Sendable, Equatable {
         if case .dimmed = self.layout.dimming {
             html += "<div class=\"jry-dim\"></div>\n"
         }
-        html += "<div class=\"jry-slot\">\n" + self.card(style) + "</div>\n</div>\n"
+        html += "<div class=\"jry-slot\">\n" + card + "</div>\n</div>\n"
         return html
     }
 

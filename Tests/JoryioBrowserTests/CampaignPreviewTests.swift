@@ -51,6 +51,7 @@ struct CampaignPreviewTests {
             with: "&quot;"
         )
         .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        .replacingOccurrences(of: "'", with: "&#39;")
         #expect(page.contains("srcdoc=\"\(escaped)\""))
         #expect(page.components(separatedBy: "<script").count == 1)
     }

@@ -133,71 +133,34 @@ package enum CampaignPreview {
         return pictures
     }
 
+    /// An HTML campaign framed like a native one: the native preview's screen (the same fake app,
+    /// dimming and placement for the type) with the campaign's real document in an `<iframe srcdoc>`
+    /// as the card. The page itself runs nothing; its policy only lets it frame that document.
     private static func htmlCampaignPage(
         document: InAppHTMLDocument,
         type: InAppMessage.MessageType,
         appearance: InAppAppearance,
         screen: InAppNativePreview.Screen
     ) -> String {
-        // Where the presenter puts this type: the geometry of an empty native message of the type.
-        let frame = InAppNativePreview(
+        let preview = InAppNativePreview(
             layout: InAppNativeLayout(type: type, content: InAppMessage.NativeContent()),
             appearance: appearance,
             screen: screen
-        ).geometry
-        let dark = appearance.colorScheme == .dark
+        )
+        let geometry = preview.geometry
+        // A web view has no intrinsic height: banners and slide-ups get a strip, the rest their maximum.
         let height: Double
-        var position = "left: \((screen.width - frame.width) / 2)px;"
-        switch frame.alignment {
-        case .fill:
-            height = screen.height
-            position = "left: 0; top: 0;"
-        case .top(let inset):
-            height = min(frame.maxHeight, 160)
-            position += " top: \(inset)px;"
-        case .bottom(let inset):
-            height = min(frame.maxHeight, 160)
-            position += " bottom: \(inset)px;"
-        case .center:
-            height = frame.maxHeight
-            position += " top: \((screen.height - height) / 2)px;"
+        switch geometry.alignment {
+        case .fill: height = screen.height
+        case .top, .bottom: height = min(geometry.maxHeight, 160)
+        case .center: height = geometry.maxHeight
         }
-        let dimmed = type == .modal
-        let radius = type == .fullScreen ? 0 : (type == .banner || type == .slideUp ? 12 : 16)
-        let background = dark ? "#000000" : "#f2f2f7"
-        let bar = dark ? "#2c2c2e" : "#d1d1d6"
-        let card = dark ? "#1c1c1e" : "#ffffff"
-        let source = self.attributeEscaped(document.html)
-        return """
-            <!DOCTYPE html>
-            <html>
-            <head>
-            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; frame-src 'self'">
-            <meta charset="utf-8">
-            <style>
-            html, body { margin: 0; width: \(screen.width)px; height: \(screen.height)px; overflow: hidden; background: \(background); }
-            .app { position: absolute; inset: \(screen.safeTop + 16)px 16px \(screen.safeBottom)px 16px; }
-            .app div { background: \(bar); border-radius: 10px; height: 64px; margin-bottom: 12px; }
-            .app div:first-child { height: 28px; width: 55%; }
-            .dim { position: absolute; inset: 0; background: rgba(0, 0, 0, 0.4); }
-            iframe { position: absolute; \(position) width: \(frame.width)px; height: \(height)px; border: 0;
-              border-radius: \(radius)px; background: \(card); box-shadow: 0 8px 28px rgba(0, 0, 0, 0.25);
-              color-scheme: \(dark ? "dark" : "light"); }
-            </style>
-            </head>
-            <body>
-            <div class="app"><div></div><div></div><div></div><div></div><div></div></div>
-            \(dimmed ? "<div class=\"dim\"></div>" : "")
-            <iframe title="in-app message" srcdoc="\(source)"></iframe>
-            </body>
-            </html>
-
-            """
-    }
-
-    private static func attributeEscaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
-            .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        let frame =
+            "<iframe class=\"jry-card\" title=\"in-app message\" style=\"height:\(height)px;border:0\" "
+            + "srcdoc=\"\(InAppNativePreview.escape(document.html))\"></iframe>\n"
+        return "<!DOCTYPE html>\n<html>\n<head>\n"
+            + "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; frame-src 'self'\">\n"
+            + "<meta charset=\"utf-8\">\n</head>\n<body>\n" + preview.markup(card: frame) + "</body>\n</html>\n"
     }
 }
 
