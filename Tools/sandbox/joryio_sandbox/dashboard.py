@@ -107,6 +107,14 @@ function cell(tr, text, className) {
   tr.appendChild(td);
 }
 
+// A table's one row when it has nothing to show: `text` across all `columns`.
+function emptyRow(text, columns) {
+  const tr = document.createElement("tr");
+  cell(tr, text, "muted");
+  tr.firstChild.colSpan = columns;
+  return tr;
+}
+
 function size(r) {
   const body = r.bodyBytes == null ? "?" : r.bodyBytes;
   return r.gzip ? body + " B (" + r.rawBytes + " B gzip)" : body + " B";
@@ -173,12 +181,7 @@ function renderTokens(profiles) {
       rowsOut.push(tr);
     }
   }
-  if (rowsOut.length === 0) {
-    const tr = document.createElement("tr");
-    cell(tr, "No push tokens registered.", "muted");
-    tr.firstChild.colSpan = 8;
-    rowsOut.push(tr);
-  }
+  if (rowsOut.length === 0) rowsOut.push(emptyRow("No push tokens registered.", 8));
   tokenRows.replaceChildren(...rowsOut);
 }
 
@@ -231,12 +234,7 @@ function renderCampaigns(inApp) {
     if (c.id != null) previewCell(tr, c); else cell(tr, "");
     rowsOut.push(tr);
   }
-  if (rowsOut.length === 0) {
-    const tr = document.createElement("tr");
-    cell(tr, "No in-app campaigns.", "muted");
-    tr.firstChild.colSpan = 11;
-    rowsOut.push(tr);
-  }
+  if (rowsOut.length === 0) rowsOut.push(emptyRow("No in-app campaigns.", 11));
   campaignRows.replaceChildren(...rowsOut);
 }
 
