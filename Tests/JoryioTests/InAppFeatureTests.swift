@@ -457,14 +457,22 @@ private final class AppOwnPresenter: InAppMessagePresenter {
 @Suite struct InAppHeldEventTests {
     static let sale = HTTPResponse(status: 200, body: Data(InAppFeatureTests.syncAnswer.utf8))
 
+    /// An SDK whose requests wait on the wire until the test answers them.
+    private func sdk() -> (TestSDK, HoldingTransport) {
+        let transport = HoldingTransport()
+        return (
+            TestSDK(transport: transport, features: .joryio(push: NoPushPlatform(), inApp: FakeInAppPlatform())),
+            transport
+        )
+    }
+
     private func offered(_ sdk: TestSDK) -> [String] {
         sdk.joryio.feature(InAppFeature.self)?.offered ?? []
     }
 
     @Test("GAP-39: an event tracked before the launch sync answers triggers the campaign the answer brings, once")
     func beforeTheLaunchSync() {
-        let transport = HoldingTransport()
-        let sdk = TestSDK(transport: transport, features: .joryio(push: NoPushPlatform(), inApp: FakeInAppPlatform()))
+        let (sdk, transport) = self.sdk()
         sdk.start()
         #expect(transport.inFlight == 1, "the launch sync is on the wire")
         sdk.track(["Product Viewed", "Other", "Product Viewed"])
@@ -478,8 +486,7 @@ private final class AppOwnPresenter: InAppMessagePresenter {
 
     @Test("GAP-39: held events older than 30 s, beyond the last 32, or of another user trigger nothing")
     func limits() {
-        let transport = HoldingTransport()
-        let sdk = TestSDK(transport: transport, features: .joryio(push: NoPushPlatform(), inApp: FakeInAppPlatform()))
+        let (sdk, transport) = self.sdk()
         sdk.start()
         sdk.track(["Product Viewed"])
         sdk.advance(to: 31)
@@ -510,8 +517,7 @@ private final class AppOwnPresenter: InAppMessagePresenter {
 
     @Test("GAP-39: an anonymous visitor who identifies at launch keeps the held events for the identify's sync")
     func anonymousThenIdentified() {
-        let transport = HoldingTransport()
-        let sdk = TestSDK(transport: transport, features: .joryio(push: NoPushPlatform(), inApp: FakeInAppPlatform()))
+        let (sdk, transport) = self.sdk()
         sdk.start()
         sdk.track(["Product Viewed"])
         sdk.joryio.identify("u1")
