@@ -39,17 +39,17 @@ func inAppDemo(sandbox: SandboxServer, sdkKey: String) throws {
         await app.syncInAppCampaigns()
         synced.withLock { $0 = true }
     }
-    _ = try waitOnMain("the campaigns are synced") { synced.value ? true : nil }
+    _ = try waitFor("the campaigns are synced") { synced.value ? true : nil }
     app.track("Product Viewed", properties: ["sku": "sku-1"])
     app.track("Checkout Started", properties: ["total": 42.5])
-    let message = try waitOnMain("the campaign reaches the app's callback") { delivered.value.first }
+    let message = try waitFor("the campaign reaches the app's callback") { delivered.value.first }
     say("   \"Checkout Started\" tracked: the app's callback received \(message); \"Product Viewed\" triggered nothing")
 
     say("   the app shows it, the person taps \"Claim it\": displayed, then clicked, reported by the app")
     app.trackInAppImpression(campaignId: "welcome-offer", action: "displayed")
     app.trackInAppImpression(campaignId: "welcome-offer", action: "clicked", elementId: "claim")
     app.trackInAppImpression(campaignId: "welcome-offer", action: "shown")  // not an action: logged, dropped
-    let counts = try waitOnMain("the sandbox accepts both reports") { () -> [String: Int]? in
+    let counts = try waitFor("the sandbox accepts both reports") { () -> [String: Int]? in
         let impressions = (try? sandbox.inAppReports(campaignId: "welcome-offer"))?.impressions["welcome-offer"]
         return impressions?["displayed"] == 1 && impressions?["clicked"] == 1 ? impressions : nil
     }
@@ -59,15 +59,4 @@ func inAppDemo(sandbox: SandboxServer, sdkKey: String) throws {
     say("   (open the sandbox page to see the campaign's live preview under the SDK's CSP)")
     app.applicationWillTerminate(waitingAtMost: 5)
     app.relinquishStorage()
-}
-
-/// Like ``waitFor(_:_:)``, but runs the main run loop while it waits, so callbacks the SDK delivers
-/// on the main thread (the in-app callback, INAPP-49) can run.
-func waitOnMain<Value>(_ what: String, _ value: () -> Value?) throws -> Value {
-    let deadline = Date().addingTimeInterval(30)
-    while true {
-        if let found = value() { return found }
-        guard Date() < deadline else { throw DemoError("timed out waiting until \(what)") }
-        RunLoop.main.run(until: Date().addingTimeInterval(0.05))
-    }
 }

@@ -85,12 +85,13 @@ func pushTokens(_ sandbox: SandboxServer, userId: String) -> [String] {
     return ((profile?["pushTokens"] as? [[String: Any]]) ?? []).compactMap { $0["token"] as? String }
 }
 
-/// Polls `value` every 50 ms for up to 30 s until it is not `nil`.
+/// Polls `value` every 50 ms for up to 30 s until it is not `nil`, running the main run loop
+/// meanwhile, so what the SDK delivers on the main thread (the in-app callback, INAPP-49) can run.
 func waitFor<Value>(_ what: String, _ value: () -> Value?) throws -> Value {
     let deadline = Date().addingTimeInterval(30)
     while true {
         if let found = value() { return found }
         guard Date() < deadline else { throw DemoError("timed out waiting until \(what)") }
-        Thread.sleep(forTimeInterval: 0.05)
+        RunLoop.main.run(until: Date().addingTimeInterval(0.05))
     }
 }

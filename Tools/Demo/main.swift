@@ -182,11 +182,7 @@ func say(_ line: String = "") {
 
 /// Polls `condition` every 50 ms for up to 30 s (a demo may wait on real time; tests never do).
 func waitUntil(_ what: String, _ condition: () -> Bool) throws {
-    let deadline = Date().addingTimeInterval(30)
-    while !condition() {
-        guard Date() < deadline else { throw DemoError("timed out waiting until \(what)") }
-        Thread.sleep(forTimeInterval: 0.05)
-    }
+    _ = try waitFor(what) { condition() ? true : nil }
 }
 
 struct DemoError: Error, CustomStringConvertible {
