@@ -80,7 +80,9 @@ package final class TmpfsMount {
     package func fill(name: String = "filler", leaving slack: Int = 0) throws -> URL {
         let url = self.directory.appendingPathComponent(name)
         #if canImport(Glibc)
-        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        // Close-on-exec: a child another test spawns meanwhile (the crash test's) must not inherit
+        // the descriptor, or the file's space stays held after it is deleted.
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw TmpfsError(message: "cannot create \(name): errno \(errno)") }
         defer { close(descriptor) }
         let chunk = [UInt8](repeating: 0, count: 4_096)
