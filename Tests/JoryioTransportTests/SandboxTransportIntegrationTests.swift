@@ -292,6 +292,41 @@ struct SandboxTransportIntegrationTests {
         let late = await exchange(transport, Wire.events(sandbox, body: Wire.batch()))
         #expect(late.failureCode == .cancelled)
     }
+
+    #if os(Linux)
+    @Test("curl's connections are close-on-exec: a child process the host starts does not inherit them")
+    func curlSocketsAreCloseOnExec() async throws {
+        let sandbox = try await startSandbox()
+        defer { sandbox.stop() }
+        let transport = TransportKind.curl.make(workers: 1)
+        defer { transport.close() }
+        let port = try #require(sandbox.apiHost.port)
+
+        // The worker keeps the connection for the next request, so it is still open here.
+        #expect(try await exchange(transport, Wire.events(sandbox, body: Wire.batch())).get().status == 200)
+
+        let sockets = Self.descriptorsConnected(toPort: port)
+        #expect(!sockets.isEmpty, "no open connection to the sandbox was found")
+        for descriptor in sockets {
+            #expect(fcntl(descriptor, F_GETFD) & FD_CLOEXEC != 0, "descriptor \(descriptor) is inherited by children")
+        }
+    }
+
+    /// This process's descriptors that are TCP sockets connected to 127.0.0.1:`port` (each test's
+    /// sandbox has a port of its own, so these are the test's own connections).
+    private static func descriptorsConnected(toPort port: Int) -> [Int32] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return names.compactMap(Int32.init).filter { descriptor in
+            var address = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let status = withUnsafeMutablePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(descriptor, $0, &length) }
+            }
+            return status == 0 && address.sin_family == sa_family_t(AF_INET)
+                && Int(UInt16(bigEndian: address.sin_port)) == port
+        }
+    }
+    #endif
 }
 
 extension Result where Failure == TransportError {

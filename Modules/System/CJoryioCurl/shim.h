@@ -1,4 +1,7 @@
 #include <curl/curl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/socket.h>
 
 /* curl_easy_setopt and curl_easy_getinfo are variadic: one typed entry point per argument type. */
 static inline CURLcode cjoryio_curl_setopt_long(CURL *handle, CURLoption option, long value) {
@@ -35,4 +38,25 @@ static inline CURLcode cjoryio_curl_allow_only_http(CURL *handle) {
 #else
     return curl_easy_setopt(handle, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
 #endif
+}
+/* Opens libcurl's sockets close-on-exec (libcurl 7.x opens them without): a host process that starts
+   children (a server, a command-line tool) must not hand them the SDK's connections. */
+static inline curl_socket_t cjoryio_curl_open_socket(void *clientp, curlsocktype purpose, struct curl_sockaddr *address) {
+    (void)clientp;
+    (void)purpose;
+    curl_socket_t descriptor;
+#ifdef SOCK_CLOEXEC
+    descriptor = socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
+    if (descriptor != CURL_SOCKET_BAD || errno != EINVAL) {
+        return descriptor;
+    }
+#endif
+    descriptor = socket(address->family, address->socktype, address->protocol);
+    if (descriptor != CURL_SOCKET_BAD) {
+        (void)fcntl(descriptor, F_SETFD, FD_CLOEXEC);
+    }
+    return descriptor;
+}
+static inline CURLcode cjoryio_curl_open_sockets_close_on_exec(CURL *handle) {
+    return curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, cjoryio_curl_open_socket);
 }

@@ -32,6 +32,7 @@ struct CurlOptions {
         self.set(CURLOPT_URL, request.url.absoluteString)
         self.set(CURLOPT_NOSIGNAL, 1)
         self.record(cjoryio_curl_allow_only_http(self.handle))
+        self.record(cjoryio_curl_open_sockets_close_on_exec(self.handle))
         self.set(CURLOPT_FOLLOWLOCATION, 0)
         self.set(CURLOPT_TIMEOUT_MS, Self.milliseconds(request.timeout))
         self.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
