@@ -42,8 +42,9 @@ struct SandboxRichPushSessionTests {
         defer { sandbox.stop() }
         let directory = ScratchDirectory()
         defer { directory.remove() }
-        // About 4 s of body: chunks of 8 bytes, 400 ms apart.
-        let url = try SandboxRichPushDownloadTests.media(sandbox, "image.png", ["chunkBytes": "8", "delayMs": "400"])
+        // About 40 s of body (chunks of 8 bytes, 4 s apart): far past any bound below, so only the
+        // deadline can end it, however loaded the machine.
+        let url = try SandboxRichPushDownloadTests.media(sandbox, "image.png", ["chunkBytes": "8", "delayMs": "4000"])
         var limits = RichPushLimits.standard
         limits.deadline = 0.5
         let (outcome, seconds) = await Self.run(
@@ -52,7 +53,7 @@ struct SandboxRichPushSessionTests {
             directory: directory
         )
         #expect(outcome == .original(.deadline))
-        #expect(seconds >= 0.45 && seconds < 2, "took \(seconds) s")
+        #expect(seconds >= 0.45 && seconds < 10, "took \(seconds) s")
         // The cancelled download removes its partial file once the loader reports the
         // cancellation (on its own queue): waited for by yielding, at most 5 s, never slept.
         let limit = Date().addingTimeInterval(5)
@@ -67,7 +68,8 @@ struct SandboxRichPushSessionTests {
         let directory = ScratchDirectory()
         defer { directory.remove() }
         let url = try SandboxRichPushDownloadTests.media(sandbox, "image.gif", ["bytes": "20000000", "length": "0"])
-        let (outcome, seconds) = await Self.run(
+        // The outcome tells the cap from the deadline; no wall-clock bound is needed.
+        let (outcome, _) = await Self.run(
             ["attachment-url": url.absoluteString],
             limits: .standard,
             directory: directory
@@ -76,7 +78,6 @@ struct SandboxRichPushSessionTests {
             Issue.record("expected the original after tooLarge, got \(outcome)")
             return
         }
-        #expect(seconds < 5, "took \(seconds) s")
         #expect(directory.files.isEmpty)
     }
 
