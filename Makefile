@@ -215,7 +215,9 @@ check-generated: deps
 	exit $$stale
 
 ## check-rules: fail when a file under Modules, Tests or Tools cites a rule ID (BATCH-7, GAP-18, ...)
-## that docs/rules.md does not list; each missing ID is reported at its first citation.
+## that docs/rules.md does not list; each missing ID is reported at its first citation. Also fail when
+## a GAP the spec defines is not named in docs/decisions.md; the spec is docs/spec/SPEC.md or
+## ../shared/spec/SPEC.md, and without either (a clean checkout) that part is skipped, saying so.
 check-rules: deps
 	$(SWIFT) run $(STRICT) joryio-tools check-rules --root .
 

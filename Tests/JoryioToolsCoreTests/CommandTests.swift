@@ -181,7 +181,92 @@ struct CommandTests {
         let rules = root.appendingPathComponent("elsewhere.md").path
         let output = self.run(["check-rules", "--root", root.path, "--rules", rules])
         #expect(output.exitCode == 0, "\(output.standardError)")
-        #expect(output.standardOutput == "\(rules) lists all 1 rule IDs cited in the 1 files scanned.\n")
+        #expect(
+            output.standardOutput.split(separator: "\n").first
+                == "\(rules) lists all 1 rule IDs cited in the 1 files scanned."
+        )
+    }
+
+    /// A repository under `parent/repo` (so `../shared` is `parent/shared`, which the test controls)
+    /// with no rule citations, the given `decisions.md` and, when given, the spec at `specPath`
+    /// relative to `parent`.
+    private func gapTree(decisions: String, spec: String?, specPath: String) throws -> URL {
+        var files = [
+            "repo/docs/rules.md": "", "repo/Modules/A.swift": "let a = 1\n", "repo/docs/decisions.md": decisions,
+        ]
+        if let spec { files[specPath] = spec }
+        return try self.tree(files)
+    }
+
+    @Test("check-rules fails when a GAP the spec defines is not named in decisions.md, at the spec's line")
+    func checkRulesGapMissing() throws {
+        let (one, two, three, four) = (
+            self.rule("GAP", 991), self.rule("GAP", 992), self.rule("GAP", 993), self.rule("GAP", 994)
+        )
+        let spec = """
+            # Spec
+
+            - **\(one) Campaign schema.** Open.
+            - **\(two)** A rough edge.
+              - **\(three) Nested.** Indented items count too.
+            - **\(one) Again.** A second definition is not reported twice.
+            - **\(four)x** is not an ID; \(four) in a sentence defines nothing.
+
+            """
+        let parent = try self.gapTree(
+            decisions: "## Wire (\(three))\n\n- **Schema (\(one)).** Decided.\n",
+            spec: spec,
+            specPath: "shared/spec/SPEC.md"
+        )
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let root = parent.appendingPathComponent("repo").path
+        let output = self.run(["check-rules", "--root", root])
+        #expect(output.exitCode == 1)
+        let specPath = "\(root)/../shared/spec/SPEC.md"
+        let decisions = "\(root)/docs/decisions.md"
+        #expect(
+            output.standardError.split(separator: "\n").map(String.init) == [
+                "\(specPath):4: error: \(two) is open in the spec but \(decisions) does not name it",
+                "error: 1 of 3 GAP ids of \(specPath) are not named in \(decisions): "
+                    + "record each decision there with its GAP id",
+            ]
+        )
+        #expect(output.standardOutput.hasPrefix("\(root)/docs/rules.md lists all 0 rule IDs"))
+
+        // Named anywhere (a sentence will do), and the vendored copy docs/spec/SPEC.md wins.
+        let vendored = parent.appendingPathComponent("repo/docs/spec/SPEC.md")
+        try FileManager.default.createDirectory(
+            at: vendored.deletingLastPathComponent(),
+            withIntermediateDirectories: true
+        )
+        try "- **\(one) Only this one.**\n".write(to: vendored, atomically: true, encoding: .utf8)
+        let passes = self.run(["check-rules", "--root", root])
+        #expect(passes.exitCode == 0, "\(passes.standardError)")
+        #expect(passes.standardOutput.hasSuffix("\(decisions) names all 1 GAP ids of \(vendored.path).\n"))
+    }
+
+    @Test("check-rules skips the GAP check, saying so, when no spec exists; a --spec that does not exist exits 66")
+    func checkRulesGapSkipped() throws {
+        let parent = try self.gapTree(decisions: "", spec: nil, specPath: "")
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let root = parent.appendingPathComponent("repo").path
+        let skipped = self.run(["check-rules", "--root", root])
+        #expect(skipped.exitCode == 0, "\(skipped.standardError)")
+        let lines = skipped.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        #expect(
+            lines.last
+                == "GAP check skipped: no spec at \(root)/docs/spec/SPEC.md or \(root)/../shared/spec/SPEC.md "
+                + "(a checkout without the shared spec); pass --spec FILE to run it."
+        )
+        let absent = self.run(["check-rules", "--root", root, "--spec", "/nonexistent/SPEC.md"])
+        #expect(absent.exitCode == 66)
+        #expect(absent.standardError.contains("/nonexistent/SPEC.md"))
+
+        let noGaps = parent.appendingPathComponent("not-a-spec.md")
+        try "# Notes\n".write(to: noGaps, atomically: true, encoding: .utf8)
+        let invalid = self.run(["check-rules", "--root", root, "--spec", noGaps.path])
+        #expect(invalid.exitCode == 65)
     }
 
     @Test("check-rules without rules.md or without any scanned folder exits 66")
@@ -196,6 +281,8 @@ struct CommandTests {
         #expect(noRules.standardError.contains("/nonexistent/rules.md"))
     }
 
+    /// With the spec checked out next to the repository, the run also checks that docs/decisions.md
+    /// names every GAP of it.
     @Test("This repository's docs/rules.md lists every rule ID its code and tests cite (make check-rules)")
     func repositoryRules() {
         let root = Fixture.directory.appendingPathComponent("../../..").standardizedFileURL.path

@@ -29,7 +29,8 @@ package enum JoryioToolsCommand {
         COMMANDS:
           api-reference      Write docs/API.md from public symbol graphs; optionally check SPEC §2.2.
           privacy-manifest   Write PrivacyInfo.xcprivacy (and its JSON) from the modules' PrivacyFacts.
-          check-rules        Fail when code cites a rule ID (BATCH-7, GAP-18, ...) that docs/rules.md lacks.
+          check-rules        Fail when code cites a rule ID (BATCH-7, GAP-18, ...) that docs/rules.md lacks,
+                             or when a GAP of the spec is not named in docs/decisions.md.
           check-required-reason
                              Fail when Apple-platform code uses a required-reason API the manifest lacks.
           check-podspec      Fail when Joryio.podspec does not match the SwiftPM products it mirrors.
@@ -79,19 +80,27 @@ package enum JoryioToolsCommand {
 
     /// `check-rules` help.
     package static let checkRulesUsage = """
-        USAGE: joryio-tools check-rules [--root DIR] [--rules FILE]
+        USAGE: joryio-tools check-rules [--root DIR] [--rules FILE] [--spec FILE] [--decisions FILE]
 
         Finds the rule IDs of the specification's families (BATCH-7, CONSENT-3, GAP-18, ...) cited in
         *.swift files under DIR/Modules, DIR/Tests and DIR/Tools and in *.py files under
         DIR/Tools/sandbox (folders starting with '.' skipped), and fails when docs/rules.md has no
         `- **ID**` line or heading for one of them. Each missing ID is reported at its first citation.
 
-        OPTIONS:
-          --root DIR      The repository root (default: the current directory).
-          --rules FILE    The rules list (default: DIR/docs/rules.md).
-          --help          Show this help.
+        Then reads the specification and fails when one of its open questions (a `- **GAP-N` item)
+        is not named anywhere in docs/decisions.md, reported at the spec line defining it. Without
+        --spec the spec is the first of DIR/docs/spec/SPEC.md and DIR/../shared/spec/SPEC.md that
+        exists; when neither does (a checkout without the shared spec), this part is skipped with
+        one line saying so.
 
-        Exits 0 when every cited ID is listed, 1 when some are missing.
+        OPTIONS:
+          --root DIR          The repository root (default: the current directory).
+          --rules FILE        The rules list (default: DIR/docs/rules.md).
+          --spec FILE         The specification (must exist when given).
+          --decisions FILE    The decision log (default: DIR/docs/decisions.md).
+          --help              Show this help.
+
+        Exits 0 when every cited ID is listed and every GAP named, 1 when some are missing.
 
         """
 
@@ -200,7 +209,7 @@ package enum JoryioToolsCommand {
     }
 
     private static func checkRules(_ arguments: [String]) throws(ToolError) -> CommandOutput {
-        let parsed = try Arguments(arguments, valued: ["root", "rules"], flags: ["help"])
+        let parsed = try Arguments(arguments, valued: ["root", "rules", "spec", "decisions"], flags: ["help"])
         if parsed.flags.contains("help") {
             return CommandOutput(exitCode: 0, standardOutput: checkRulesUsage, standardError: "")
         }
@@ -220,24 +229,73 @@ package enum JoryioToolsCommand {
         }
         let cited = RuleCitations.firstCitations(in: sources)
         let missing = RuleCitations.missing(rules: rules, sources: sources)
-        guard !missing.isEmpty else {
-            return CommandOutput(
-                exitCode: 0,
-                standardOutput:
-                    "\(rulesPath) lists all \(cited.count) rule IDs cited in the \(sources.count) files scanned.\n",
-                standardError: ""
+        var standardOutput = ""
+        var report: [String] = []
+        if missing.isEmpty {
+            standardOutput +=
+                "\(rulesPath) lists all \(cited.count) rule IDs cited in the \(sources.count) files scanned.\n"
+        } else {
+            report += missing.map {
+                "\($0.location): error: \($0.id) is cited here but \(rulesPath) does not list it\n"
+            }
+            report.append(
+                "error: \(missing.count) of \(cited.count) cited rule IDs are missing from \(rulesPath): "
+                    + "add a '- **ID** <the rule in one sentence>. Tests: ...' line for each\n"
             )
         }
-        var report = missing.map { "\($0.location): error: \($0.id) is cited here but \(rulesPath) does not list it\n" }
-        report.append(
-            "error: \(missing.count) of \(cited.count) cited rule IDs are missing from \(rulesPath): "
-                + "add a '- **ID** <the rule in one sentence>. Tests: ...' line for each\n"
-        )
+        let gaps = try self.checkGapDecisions(parsed, display: display)
+        standardOutput += gaps.standardOutput
+        report += gaps.report
         return CommandOutput(
-            exitCode: ToolError.ExitCode.checkFailed.rawValue,
-            standardOutput: "",
+            exitCode: report.isEmpty ? 0 : ToolError.ExitCode.checkFailed.rawValue,
+            standardOutput: standardOutput,
             standardError: report.joined()
         )
+    }
+
+    /// The spec locations tried, in order, when `check-rules` has no `--spec`: a copy vendored in
+    /// the repository, then the shared checkout next to it.
+    static let defaultSpecLocations = ["docs/spec/SPEC.md", "../shared/spec/SPEC.md"]
+
+    /// `check-rules`' second part: every `- **GAP-N` of the spec is named in `docs/decisions.md`.
+    /// Skipped, with one line on standard output, when no `--spec` was given and no default exists.
+    private static func checkGapDecisions(
+        _ parsed: Arguments,
+        display: (String) -> String
+    ) throws(ToolError) -> (standardOutput: String, report: [String]) {
+        let specPath: String
+        if let given = try parsed.single("spec") {
+            specPath = given
+        } else {
+            let candidates = self.defaultSpecLocations.map(display)
+            guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
+                return (
+                    "GAP check skipped: no spec at \(candidates.joined(separator: " or ")) "
+                        + "(a checkout without the shared spec); pass --spec FILE to run it.\n",
+                    []
+                )
+            }
+            specPath = found
+        }
+        let spec = String(decoding: try Files.read(specPath), as: UTF8.self)
+        let decisionsPath = try parsed.single("decisions") ?? display("docs/decisions.md")
+        let decisions = String(decoding: try Files.read(decisionsPath), as: UTF8.self)
+        let defined = GapDecisions.defined(inSpec: spec)
+        guard !defined.isEmpty else {
+            throw ToolError(.invalidInput, "\(specPath): no '- **GAP-N' items; is this the specification?")
+        }
+        let missing = GapDecisions.missing(spec: spec, decisions: decisions)
+        guard !missing.isEmpty else {
+            return ("\(decisionsPath) names all \(defined.count) GAP ids of \(specPath).\n", [])
+        }
+        var report = missing.map {
+            "\(specPath):\($0.line): error: \($0.id) is open in the spec but \(decisionsPath) does not name it\n"
+        }
+        report.append(
+            "error: \(missing.count) of \(defined.count) GAP ids of \(specPath) are not named in \(decisionsPath): "
+                + "record each decision there with its GAP id\n"
+        )
+        return ("", report)
     }
 
     private static func privacyManifest(
