@@ -36,6 +36,13 @@ final class CrashChildProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        // The child gets nothing else of this process: other suites run meanwhile, and a descriptor
+        // they opened without close-on-exec (a file they delete to free space, a socket they close)
+        // would otherwise stay open in the child until it dies. (glibc ignores a close that fails
+        // because the descriptor was closed since it was listed.)
+        for descriptor in Self.openDescriptors() where descriptor > 2 {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
 
         // A child started from a Dispatch or Swift-concurrency thread would inherit its signal mask.
         var attributes = posix_spawnattr_t()
@@ -60,6 +67,11 @@ final class CrashChildProcess {
         }
         self.pid = pid
         self.output = fds[0]
+    }
+
+    /// This process's open descriptors (Linux: `/proc/self/fd`; elsewhere none are listed).
+    private static func openDescriptors() -> [Int32] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap(Int32.init)
     }
 
     deinit {
