@@ -180,6 +180,27 @@ import Testing
         #expect(sdk.messages(at: .warning).contains { $0.contains("submitInAppForm: dropped field blob") })
     }
 
+    @Test(
+        "GAP-25: a form submitted while consent is pending is held on the device, sent on grant, deleted on denial",
+        arguments: [(TrackingConsent.granted, 1), (.denied, 0)]
+    )
+    func formsWhileConsentIsPending(answer: TrackingConsent, sent: Int) async {
+        let transport = Self.transport()
+        let sdk = self.sdk(transport)
+        sdk.start(config: JoryioConfig(trackingConsent: .pending))
+        let runner = Task.detached { while !Task.isCancelled { sdk.scheduler.runUntilIdle(); await Task.yield() } }
+        await sdk.joryio.submitInAppForm(campaignId: "sale", values: ["email": "a@example.com"])
+        runner.cancel()
+        sdk.advance(to: 600)
+        let forms = { transport.requests.filter { $0.url.path.hasSuffix("/v1/in-app/forms") } }
+        #expect(forms().isEmpty, "sent while consent was pending")
+
+        sdk.joryio.updateConsent(answer)
+        sdk.scheduler.runUntilIdle()
+        #expect(forms().count == sent)
+        #expect(forms().first?.json?["values"] == (sent == 1 ? .object(["email": .string("a@example.com")]) : nil))
+    }
+
     @Test("INAPP-16: evaluate and reset are ignored with a warning unless enableDebug")
     func debugGated() async {
         let transport = Self.transport()
