@@ -198,6 +198,7 @@ private let c = DisplayFixture.c
         #expect(machine.handle(.tick(at: at(5000))).effects.isEmpty)
     }
 
+    // RMQ-2: what the guide's presenting delegate does by hand (a failure treated as a close) is built in.
     @Test("RMQ-5, GAP-40: present returning false releases the slot, consumes nothing, and the next one goes")
     func presentFailure() {
         var machine = DisplayFixture.machine()
@@ -471,7 +472,7 @@ private let c = DisplayFixture.c
 
 /// The queue (INAPP-13, INAPP-48, RMQ-4 … RMQ-6, GAP-39, GAP-75) and the display delay (INAPP-31).
 @Suite struct InAppQueueTests {
-    @Test("INAPP-48, RMQ-4: one at a time, FIFO, without duplicates")
+    @Test("INAPP-48, RMQ-1, RMQ-3, RMQ-4: one at a time, FIFO, without duplicates")
     func fifoWithoutDuplicates() {
         var machine = DisplayFixture.shown()
         #expect(machine.handle(.ready(b, at: at(1))).effects.isEmpty)

@@ -51,6 +51,18 @@ struct RichPushPayloadTests {
         #expect(payload.needsWork == (url != nil))
     }
 
+    @Test("VIDEO-6, SOUND-2 differ (GAP-71): the Pushwoosh keys ios_attachment and ios_sound are not read")
+    func pushwooshKeysNotRead() {
+        let payload = RichPushPayload(userInfo: [
+            "aps": ["alert": "Hi", "mutable-content": 1],
+            "ios_attachment": Self.video,
+            "ios_sound": "chime.caf",
+        ])
+        #expect(payload.mediaURL == nil && payload.mediaKey == nil && payload.skippedKeys.isEmpty)
+        #expect(payload.sound == RichPushSound.none && !payload.soundIgnored)
+        #expect(!payload.needsWork)
+    }
+
     @Test("NSE-4: a URL longer than 2048 bytes is skipped")
     func longURL() {
         let long = "https://cdn.example.com/" + String(repeating: "a", count: 2100)
@@ -108,6 +120,7 @@ struct RichPushPayloadTests {
         (.number, .defaultSound, false),
     ]
 
+    // SOUND-3: a name without one of the three extensions is not applied.
     @Test(
         "SOUND-5 / GAP-78: a custom sound only when it ends in .aif, .caf or .wav, any case",
         arguments: 0..<sounds.count

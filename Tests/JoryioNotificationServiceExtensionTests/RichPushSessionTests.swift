@@ -45,6 +45,22 @@ struct RichPushSessionTests {
         #expect(rig.deliveries.all.isEmpty)
     }
 
+    @Test("NSE-8: a Joryio push's trackingId is not reported: the media is the only request")
+    func noReceipt() throws {
+        let rig = Rig(["joryio": ["trackingId": "trk_1"], "jry_image_url": Self.url])
+        defer { rig.directory.remove() }
+        rig.session.start()
+        let file = try rig.file()
+        rig.downloader.complete(.success(file))
+        #expect(rig.downloader.calls.map(\.url.absoluteString) == [Self.url])
+        #expect(rig.deliveries.all == [.modified(RichPushChanges(attachment: file, sound: RichPushSound.none))])
+
+        let plain = Rig(["joryio": ["trackingId": "trk_2"], "aps": ["alert": "Hi"]])
+        plain.session.start()
+        #expect(plain.downloader.calls.isEmpty)
+        #expect(plain.deliveries.all == [.original(.nothingToChange)])
+    }
+
     @Test("Nothing to do: the original at once, no download, no timer")
     func nothingToDo() {
         let rig = Rig(["aps": ["alert": "Hi", "sound": "chime.caf"]])

@@ -31,12 +31,25 @@ enum Payloads {
         #expect(payload.warnings.isEmpty)
     }
 
-    @Test("an https link is a universal link (ULINK-7)")
+    @Test("an https link is a universal link (ULINK-1, ULINK-7)")
     func universalLink() throws {
         let payload = try Payloads.payload("universal-link")
         #expect(payload.link?.route == .universalLink)
         #expect(payload.link?.url.host == "shop.example.com")
         #expect(payload.sound == .defaultSound)
+    }
+
+    @Test("ULINK-3, SOUND-2 differ (GAP-71): the Pushwoosh keys url, l and ios_sound are not read")
+    func pushwooshKeysNotRead() throws {
+        let json = #"""
+            {"aps":{"alert":"Spring sale"},"joryio":{"trackingId":"trk_pw"},
+             "url":"https://shop.example.com/promotion?id=123","l":"myshop://promotion?id=123","ios_sound":"chime.caf"}
+            """#
+        let payload = try #require(PushPayload(json: Data(json.utf8)))
+        #expect(payload.isJoryio && payload.trackingId == "trk_pw")
+        #expect(payload.link == nil)
+        #expect(payload.sound == PushSound.none)
+        #expect(payload.warnings.isEmpty)
     }
 
     @Test("the silent-sync marker is joryio.sync == true (PUSH-25)")
@@ -158,6 +171,7 @@ enum Payloads {
 }
 
 @Suite struct PushLinkTests {
+    // DEEPLINK-1: the guide's example scheme `com.pushwoosh` (dots in a scheme) is opened like any custom scheme.
     @Test(
         "links followed, and their routes (DEEPLINK-5, ULINK-7)",
         arguments: [
@@ -222,7 +236,7 @@ enum Payloads {
 
 @Suite struct PushSoundTests {
     @Test(
-        "custom sound names: .aif, .caf, .wav in any case (SOUND-5, SOUND-6, GAP-78)",
+        "custom sound names: .aif, .caf, .wav in any case (SOUND-3, SOUND-5, SOUND-6, GAP-78)",
         arguments: ["a.aif", "chime.caf", "Bell.WAV", "x.Caf", "with space.wav"]
     )
     func valid(name: String) {
@@ -232,7 +246,7 @@ enum Payloads {
     }
 
     @Test(
-        "other names play the default sound, with a warning (SOUND-5)",
+        "other names play the default sound, with a warning (SOUND-3, SOUND-5)",
         arguments: ["alarm.mp3", "chime", ".caf", "caf", "Sounds/chime.caf", "chime.caf.mp3", "chime.cafx"]
     )
     func ignored(name: String) {

@@ -331,6 +331,7 @@ enum APNs {
 
     // MARK: - Taps and links
 
+    // DEEPLINK-2: the URL is opened as sent (host `promotion`, query `id=42`), for the app's openURL handler to parse.
     @Test("DEEPLINK-5, PUSH-26: a tap records the click, then opens the deep link, then syncs")
     func tapOpensDeepLink() throws {
         let setup = self.setup()
@@ -365,6 +366,7 @@ enum APNs {
         #expect(platform.actions.count == 1, "opened once")
     }
 
+    // ULINK-2, ULINK-5: the push's https URL (path and query as sent) goes to the app's handlers, Safari only as a fallback.
     @Test("ULINK-7, ULINK-8, GAP-72: an https link is delivered as a user activity, opened only when not handled")
     func universalLinks() throws {
         let url = try #require(APNs.universalURL)

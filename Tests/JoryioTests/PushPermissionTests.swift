@@ -81,7 +81,7 @@ import Testing
         #expect(self.permissions(transport).isEmpty)
     }
 
-    @Test("the badge: set, cleared, negative counts as 0, queued before initialize()")
+    @Test("PUSH-28: the badge: set, cleared, negative counts as 0, queued before initialize()")
     func badge() {
         let platform = FakePushPlatform()
         let sdk = self.sdk(platform, transport: RecordingTransport())

@@ -450,7 +450,7 @@ import Testing
         #expect(second.joryio.getDeviceToken() == nil)
     }
 
-    @Test("PROV-8 / PROV-9: with provisional authorization the first request is quiet; the next one prompts")
+    @Test("PROV-5 / PROV-8 / PROV-9: with provisional authorization the first request is quiet; the next one prompts")
     func provisionalThenProminent() async {
         let platform = FakePushPlatform(authorization: .notDetermined)
         let sdk = self.sdk(RespondingTransport(), platform: platform)
@@ -462,6 +462,20 @@ import Testing
             if case .requestAuthorization = $0 { true } else { false }
         }
         #expect(requests == [.requestAuthorization(provisional: true), .requestAuthorization(provisional: false)])
+    }
+
+    @Test("PROV-5 / PROV-6: configured before the launch request, provisional authorization replaces its prompt")
+    func provisionalAtLaunch() async {
+        let platform = FakePushPlatform(authorization: .notDetermined)
+        let sdk = self.sdk(RespondingTransport(), platform: platform)
+        sdk.start(config: JoryioConfig(requestPushPermissionAtLaunch: true, requestProvisionalAuthorization: true))
+        let push = sdk.joryio.feature(PushFeature.self)
+        #expect(await push?.permissionRequestAtLaunch?.value == true)
+        let requests = platform.calls.filter {
+            if case .requestAuthorization = $0 { true } else { false }
+        }
+        #expect(requests == [.requestAuthorization(provisional: true)], "quiet: no prompt at launch")
+        #expect(await sdk.joryio.getPushPermissionStatus() == "granted")
     }
 
     @Test("PUSH-1: the prompt is shown at launch only with requestPushPermissionAtLaunch")

@@ -20,6 +20,7 @@ import Testing
 
     // MARK: - What is sent
 
+    // PUSH-23: an app whose own delegate takes the taps reports them with trackPushClick(trackingId:).
     @Test("PUSH-19: a receipt and a click, one per request, with every field of protocol.md 5.11")
     func receiptAndClickBodies() throws {
         let server = PushReportServer()

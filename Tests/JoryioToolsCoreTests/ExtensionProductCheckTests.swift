@@ -59,7 +59,7 @@ struct ExtensionProductCheckTests {
         #expect(ExtensionProductCheck.problems(package: resources).count == 1)
     }
 
-    @Test("The product must list only its own target, which must exist and be a Swift target")
+    @Test("NSE-1: the product JoryioNotificationServiceExtension lists only its own target, a Swift one")
     func productShape() throws {
         let extra = try Self.package(productTargets: #"["JoryioNotificationServiceExtension", "JoryioCore"]"#)
         #expect(ExtensionProductCheck.problems(package: extra).count == 1)
