@@ -100,6 +100,7 @@ struct SandboxAuthTests {
         #expect(try await rig.sandbox.profile(userId: "alice")?.attributes["plan"] == nil)
     }
 
+    // AUTH-13: the departed user's token outlives the process (the secure store).
     @Test("A process kill right after logout loses nothing: the departed user's token is kept with their events")
     func killRightAfterLogout() async throws {
         let rig = try await SandboxRig()
