@@ -286,6 +286,9 @@ public final class Joryio: Sendable {
     /// dropped with a warning naming its key; an event the server would reject (empty or over-long
     /// name, properties over 50 KB, over 200 keys or nested deeper than 5 levels) is dropped with a
     /// log line.
+    ///
+    /// Track specific, actionable events (`"Trial Started"` with `plan`, `"Feature Used"` with
+    /// `feature`) rather than generic ones such as `"Button Tapped"` (EVT-10).
     public func track(_ name: String, properties: [String: Any]? = nil) {
         let timestamp = self.environment.clock.now()
         guard let conversion = self.convert(properties, call: "track", name: name) else { return }

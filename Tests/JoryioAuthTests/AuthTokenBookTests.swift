@@ -25,7 +25,8 @@ import Testing
         #expect(book.nextUserIds.isEmpty)
     }
 
-    @Test func anonymousRequestsNeverCarryAToken() {
+    @Test("AUTH-1: anonymous requests never carry a token; a user's token goes only with that user")
+    func anonymousRequestsNeverCarryAToken() {
         var book = AuthTokenBook()
         book.setToken(self.alice, currentUser: "alice")
         #expect(book.token(for: nil) == nil)

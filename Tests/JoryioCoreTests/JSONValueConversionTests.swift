@@ -3,7 +3,8 @@ import JoryioCore
 import Testing
 
 @Suite struct JSONValueConversionTests {
-    @Test func convertsEverySupportedType() {
+    @Test("EVT-11: every supported property type converts (Date as ISO 8601 with milliseconds)")
+    func convertsEverySupportedType() {
         let date = Date(timeIntervalSince1970: 1_767_225_600.25)
         let missing: String? = nil
         let present: Int? = 7

@@ -126,7 +126,7 @@ import Testing
         #expect(bodies[3].objectValue?.keys.contains("userId") == false)
     }
 
-    @Test("at most 200 unsets per request; the rest, and what follows them, go in the next")
+    @Test("ATTR-13: at most 200 unsets per request; the rest, and what follows them, go in the next")
     func unsetLimit() {
         let h = AttributeHarness()
         h.channel.setCollectionAllowed(false)

@@ -5,6 +5,7 @@ import JoryioTesting
 import Testing
 
 @Suite struct AttributeChannelPersistenceTests {
+    // ATTR-14: unconfirmed writes are in the store (the engine gives it the secure store) before enqueue returns.
     @Test("writes are stored before enqueue returns, and the batch with its key before the request leaves")
     func storedBeforeReturn() throws {
         let h = AttributeHarness()
@@ -23,7 +24,9 @@ import Testing
         #expect(text.contains(#""idempotencyKey":"00000000-0000-4000-8000-000000000001""#))
     }
 
-    @Test("after a restart the stored in-flight request is sent first, with the same key and operations")
+    @Test(
+        "ATTR-7 / ATTR-14: after a restart the stored in-flight request is sent first, with the same key and operations"
+    )
     func restartResendsInFlight() throws {
         let store = TestSecureStore()
         let first = AttributeHarness(store: store)

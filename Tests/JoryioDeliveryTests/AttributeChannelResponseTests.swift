@@ -5,6 +5,7 @@ import JoryioTesting
 import Testing
 
 @Suite struct AttributeChannelResponseTests {
+    // ATTR-7: a write stays queued through failures until the server confirms it.
     @Test("after a timeout the retry repeats the same Idempotency-Key and the same operations, after the backoff")
     func retryAfterTimeoutUsesSameKey() {
         let h = AttributeHarness(backoffBase: 2)
@@ -123,7 +124,7 @@ import Testing
     }
 
     @Test(
-        "200 with success:false keeps the writes and retries them after the backoff",
+        "ATTR-11 / ATTR-14: 200 with success:false keeps the stored writes; they are deleted once confirmed",
         arguments: [
             #"{"success":false,"error":"busy"}"#, "<html>portal</html>",
         ]
@@ -145,7 +146,10 @@ import Testing
         #expect(h.stored == nil)
     }
 
-    @Test("400/413/422 split the batch until the single bad write is dropped and named", arguments: [400, 413, 422])
+    @Test(
+        "ATTR-12: 400/413/422 split the batch until the single bad write is dropped and named",
+        arguments: [400, 413, 422]
+    )
     func splitToTheBadKey(status: Int) {
         let h = AttributeHarness()
         h.channel.setCollectionAllowed(false)
@@ -180,7 +184,7 @@ import Testing
         #expect(h.results.value.filter { $0 == .http(status: status, body: nil) }.count == 3)
     }
 
-    @Test("403 drops the request's writes and logs; later writes are sent")
+    @Test("ATTR-16: 403 drops the request's writes and logs; later writes are sent")
     func forbiddenDrops() {
         let h = AttributeHarness()
         h.enqueue(h.write("w1", "a", .set(1)))

@@ -5,6 +5,7 @@ import JoryioTesting
 import Testing
 
 @Suite struct AttributeChannelTimingTests {
+    // ATTR-9: a lone write goes at once (leading edge); the rest coalesce in the 800 ms window.
     @Test("a single write leaves at once; the next waits for the end of the 800 ms window, to the millisecond")
     func leadingEdgeThenWindow() {
         let h = AttributeHarness()
@@ -39,7 +40,7 @@ import Testing
         #expect(h.results.value.allSatisfy { $0 == nil })
     }
 
-    @Test("a write made while a request is in flight waits for its response and never cancels it")
+    @Test("ATTR-10: a write made while a request is in flight waits for its response and never cancels it")
     func inFlightWriteWaits() {
         let h = AttributeHarness()
         h.enqueue(h.write("w1", "visits", .increment(1)))
@@ -61,7 +62,7 @@ import Testing
         #expect(h.ids(1) == ["w2"])
     }
 
-    @Test("500 calls at the same instant make 2 requests: 1 at once, then 499 after 800 ms")
+    @Test("ATTR-9: 500 calls at the same instant make 2 requests: 1 at once, then 499 after 800 ms")
     func burstOf500() {
         let h = AttributeHarness()
         for index in 0..<500 {

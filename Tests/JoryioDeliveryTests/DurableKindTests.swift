@@ -146,7 +146,7 @@ extension DurableWrite.Kind {
         #expect(try rig.storedIds().isEmpty)
     }
 
-    @Test("replacement scopes: everyone, the same person, the same person and anonymous id")
+    @Test("DURABLE-4: replacement scopes: everyone, the same person, the same person and anonymous id")
     func replacementScopes() {
         let unregister = write("a", .pushUnregister(token: "t"), user: "u1")
         #expect(

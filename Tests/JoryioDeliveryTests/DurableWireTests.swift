@@ -16,7 +16,7 @@ import Testing
         String(decoding: request.body ?? Data(), as: UTF8.self)
     }
 
-    @Test("each kind goes to its endpoint with the wire-v2 body, compact with sorted keys")
+    @Test("DURABLE-1 / SUB-2: each kind goes to its endpoint with the wire-v2 body, compact with sorted keys")
     func bodies() {
         let cases: [(DurableWrite.Kind, String, String)] = [
             (.identify, "/base/v1/identify", ""),

@@ -197,7 +197,7 @@ import Testing
         #expect(rig.transport.requests.count == 4)
     }
 
-    @Test("402 on a non-withdrawal holds non-withdrawals for this instance; withdrawals still go")
+    @Test("DURABLE-10: 402 on a non-withdrawal holds non-withdrawals for this instance; withdrawals still go")
     func paymentRequiredHoldsCollecting() throws {
         let rig = DurableRig()
         rig.channel.enqueue(write("w1", self.identify, user: "u1"))

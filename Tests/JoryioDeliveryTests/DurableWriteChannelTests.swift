@@ -57,7 +57,7 @@ import Testing
         #expect(try store.count() == 0)
     }
 
-    @Test("a newer write replaces the waiting one with the same key, never the one in flight")
+    @Test("DURABLE-4: a newer write replaces the waiting one with the same key, never the one in flight")
     func replacement() throws {
         let rig = DurableRig()
         rig.channel.enqueue(write("w1", self.subscribe))
@@ -76,7 +76,7 @@ import Testing
         #expect(rig.sentIds == ["w1", "w3", "w4", "w5", "w6"])
     }
 
-    @Test("a write that fails while a newer one with its key waits is not retried")
+    @Test("DURABLE-4: a write that fails while a newer one with its key waits is not retried")
     func supersededRetry() throws {
         let rig = DurableRig()
         rig.channel.enqueue(write("w1", self.subscribe))
@@ -118,7 +118,7 @@ import Testing
         )
     }
 
-    @Test("collection not allowed: only withdrawals go; allowing sends the held writes in order")
+    @Test("SUB-4: collection not allowed: only withdrawals go; allowing sends the held writes in order")
     func collectionGate() throws {
         let rig = DurableRig(collectionAllowed: false)
         rig.channel.enqueue(write("w1", self.identify, user: "u1"))
@@ -165,6 +165,7 @@ import Testing
         #expect(rig.transport.inFlight == 0)
     }
 
+    // DURABLE-2 / SUB-5: kept until confirmed, across a restart.
     @Test("restart: writes in a SQLite store are loaded and sent in order by a new channel")
     func restartFromSQLite() throws {
         let directory = FileManager.default.temporaryDirectory
@@ -200,7 +201,7 @@ import Testing
         #expect(try store.count() == 0)
     }
 
-    @Test("at 1,000 waiting writes the oldest non-withdrawal is evicted")
+    @Test("DURABLE-11: at 1,000 waiting writes the oldest non-withdrawal is evicted")
     func evictionAtCapacity() throws {
         let rig = DurableRig(load: false)
         rig.channel.enqueue(write("keep", self.unsubscribe))

@@ -28,7 +28,7 @@ import Testing
         HTTPResponse(status: 401, headers: [:], body: Data(#"{"reason":"expired"}"#.utf8))
     )
 
-    @Test("credentials carry the user's token read now; none while SDK auth is off")
+    @Test("AUTH-2: credentials carry the user's token read now; none while SDK auth is off")
     func credentials() {
         let tokens = Locked(["u1": "t1"])
         let auth = Self.authorization(tokens: tokens, verdict: .hold)

@@ -60,7 +60,9 @@ struct SandboxAuthTests {
         #expect(try await rig.sandbox.profile(userId: "ann")?.attributes["plan"] as? String == "gold")
     }
 
-    @Test("Logout with 1,000 queued events, then another user at once: each event carries its own user's token")
+    @Test(
+        "BATCH-13: Logout with 1,000 queued events, then another user at once: each event carries its own user's token"
+    )
     func logoutThenLogin() async throws {
         let rig = try await SandboxRig()
         defer { rig.tearDown() }
@@ -100,6 +102,7 @@ struct SandboxAuthTests {
         #expect(try await rig.sandbox.profile(userId: "alice")?.attributes["plan"] == nil)
     }
 
+    // AUTH-13: the departed user's token outlives the process (the secure store).
     @Test("A process kill right after logout loses nothing: the departed user's token is kept with their events")
     func killRightAfterLogout() async throws {
         let rig = try await SandboxRig()

@@ -8,7 +8,7 @@ import Testing
 /// departed user's events (AUTH-8), `getQueueSize()` still counted them, because the uploader reported
 /// the result (where the engine publishes the count) before removing them. Fixed; pinned here.
 @Suite struct AuthDropQueueSizeTests {
-    @Test("getQueueSize() is 0 once a 401 dropped a departed user's events")
+    @Test("BATCH-14: getQueueSize() is 0 once a 401 dropped a departed user's events")
     func queueSizeAfterDroppingLeftovers() {
         let transport = RespondingTransport { request in
             request.url.path.hasSuffix("/v1/events")

@@ -20,7 +20,8 @@ func testJWT(sub: String, exp: Int = 4_000_000_000, tag: String = "sig") -> Stri
         request.header("Authorization").map { String($0.dropFirst("Bearer ".count)) }
     }
 
-    @Test func eventsTrackedJustBeforeResetKeepTheirUsersToken() {
+    @Test("BATCH-13: events tracked just before reset() keep their user's token, in a batch of their own")
+    func eventsTrackedJustBeforeResetKeepTheirUsersToken() {
         let transport = RecordingTransport()
         let sdk = TestSDK(transport: transport)
         sdk.start(config: JoryioConfig(batchSize: 10))
@@ -45,7 +46,8 @@ func testJWT(sub: String, exp: Int = 4_000_000_000, tag: String = "sig") -> Stri
         #expect(identifies.map(self.bearer) == [alice, bob])
     }
 
-    @Test func theHandlerHearsOnlyAboutTheCurrentUserAndLeftoversAreDropped() {
+    @Test("BATCH-14: the handler hears only about the current user; a departed user's rejected events are dropped")
+    func theHandlerHearsOnlyAboutTheCurrentUserAndLeftoversAreDropped() {
         let transport = RecordingTransport(outcome: .failure(TransportError(.cannotConnect, "offline")))
         let sdk = TestSDK(transport: transport)
         sdk.start(config: JoryioConfig(batchSize: 10))
@@ -127,7 +129,8 @@ func testJWT(sub: String, exp: Int = 4_000_000_000, tag: String = "sig") -> Stri
         #expect(heard.value.count == 1)
     }
 
-    @Test func aTokenSetBeforeInitializeTurnsTheHeaderOnAndNoTokenMeansNoHeader() {
+    @Test("AUTH-2: a token set before initialize() turns the Authorization header on; no token, no header")
+    func aTokenSetBeforeInitializeTurnsTheHeaderOnAndNoTokenMeansNoHeader() {
         let transport = RecordingTransport()
         let plain = TestSDK(transport: transport)
         plain.start()
@@ -147,5 +150,36 @@ func testJWT(sub: String, exp: Int = 4_000_000_000, tag: String = "sig") -> Stri
         sdk.scheduler.runUntilIdle()
         let events = authed.requests.filter { $0.url.path.hasSuffix("/v1/events") }
         #expect(events.map(self.bearer) == [testJWT(sub: "carol")])
+    }
+
+    @Test("AUTH-13: a logged-out user's token is kept in the secure store and sent with their events after a relaunch")
+    func aLoggedOutUsersTokenIsKeptInTheSecureStore() throws {
+        try withTemporaryDirectory { directory in
+            let alice = testJWT(sub: "alice")
+            let offline = RecordingTransport(outcome: .failure(TransportError(.cannotConnect, "offline")))
+            let first = TestSDK(transport: offline, storage: .sqlite(directory: directory))
+            first.start()
+            first.joryio.setSdkAuthenticationToken(alice)
+            first.joryio.identify("alice")
+            first.joryio.track("a1")
+            first.joryio.reset()
+            first.scheduler.runUntilIdle()
+            #expect(first.joryio.getQueueSize() == 1)
+
+            let item = directory.appendingPathComponent("secure").appendingPathComponent("jry_auth_tokens")
+            let stored = try String(contentsOf: item, encoding: .utf8)
+            #expect(stored.contains(alice))
+            let settings = try String(
+                contentsOf: directory.appendingPathComponent("joryio-settings.json"),
+                encoding: .utf8
+            )
+            #expect(!settings.contains(alice))
+
+            let transport = RecordingTransport()
+            _ = TestSDK.relaunch(on: directory, transport: transport)
+            let events = transport.requests.filter { $0.url.path.hasSuffix("/v1/events") }
+            #expect(events.map(\.eventNames) == [["a1"]])
+            #expect(events.map(self.bearer) == [alice], "the departed user's events still carry their token")
+        }
     }
 }

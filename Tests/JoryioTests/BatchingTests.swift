@@ -7,7 +7,7 @@ import Testing
 /// When events leave the device: the flush interval, the batch size, `sendImmediately`, `flush()`,
 /// the background and the byte budget (BATCH-1, -2, -3, -5, -11).
 @Suite struct BatchingTests {
-    @Test("one event leaves as exactly one request after 5 s, not at 4.999 s")
+    @Test("BATCH-3: one event leaves as exactly one request after 5 s, not at 4.999 s")
     func oneEventAfterFlushInterval() throws {
         let transport = RecordingTransport()
         let sdk = TestSDK(transport: transport)
@@ -107,7 +107,7 @@ import Testing
         #expect(transport.requests.eventNames == ["a", "b"])
     }
 
-    @Test("sendImmediately sends each event on its own, as soon as it is recorded")
+    @Test("BATCH-3: sendImmediately sends each event on its own, as soon as it is recorded")
     func sendImmediately() {
         let transport = RecordingTransport()
         let sdk = TestSDK(transport: transport)
@@ -165,7 +165,7 @@ import Testing
         #expect(sdk.elapsed == 0)
     }
 
-    @Test("requests stay within the 921,600-byte budget; big events are spread over requests")
+    @Test("BATCH-5: requests stay within the 921,600-byte budget; big events are spread over requests")
     func byteBudget() throws {
         let transport = RecordingTransport()
         let sdk = TestSDK(transport: transport)

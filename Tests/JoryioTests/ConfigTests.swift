@@ -7,7 +7,7 @@ import Testing
 /// `JoryioConfig` clamping, seen from the outside: what is logged and what the SDK then does
 /// (BATCH-1, BATCH-2, §2.3).
 @Suite struct ConfigTests {
-    @Test("batchSize above 500 is clamped to 500, with a warning")
+    @Test("BATCH-5: batchSize above 500 is clamped to 500, with a warning")
     func batchSizeMaximum() {
         let transport = RecordingTransport()
         let sdk = TestSDK(transport: transport)
@@ -74,7 +74,7 @@ import Testing
         #expect(adjustments.allSatisfy { $0.contains("is not a finite number; using the default") })
     }
 
-    @Test("values in range are left alone and nothing is logged")
+    @Test("BATCH-15: values in range are left alone and nothing is logged; the defaults")
     func defaultsUntouched() {
         let (clamped, adjustments) = JoryioConfig().clamped()
         #expect(adjustments.isEmpty)

@@ -11,7 +11,7 @@ import Testing
     }
 
     @Test(
-        "ECOM-1 / ECOM-4 / ECOM-5: purchase(order:) is an Order Completed event with the revenue keys, batched like any event"
+        "ECOM-1 / ECOM-4 / ECOM-5 / EVT-9: purchase(order:) is an Order Completed event with the revenue keys, batched like any event"
     )
     func purchaseIsAnEvent() throws {
         let transport = RecordingTransport()

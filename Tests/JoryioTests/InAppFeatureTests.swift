@@ -110,6 +110,7 @@ import Testing
         #expect(self.syncs(transport) == 3)
     }
 
+    // ATTR-18: a change to an attribute a campaign watches syncs at once.
     @Test(
         "INAPP-13: an event and an attribute threshold trigger their campaigns; a watched attribute's change re-syncs"
     )

@@ -27,6 +27,7 @@ import Testing
         }
     }
 
+    // EVT-7 / BATCH-17: events are sent, held while pending, or dropped while opted out or denied.
     @Test(arguments: Consent.allCases, OptOut.allCases)
     func eventsAndIdentify(consent: Consent, optOut: OptOut) throws {
         try withTemporaryDirectory { directory in
@@ -82,7 +83,8 @@ import Testing
 }
 
 @Suite struct ConsentTransitionTests {
-    @Test func pendingHoldsUpToMaxQueueSizeAndGrantSendsItWithTheSessionStart() throws {
+    @Test("EVT-7 / BATCH-17: pending holds up to maxQueueSize; a grant sends it with the Session Start")
+    func pendingHoldsUpToMaxQueueSizeAndGrantSendsItWithTheSessionStart() throws {
         let transport = RecordingTransport()
         let sdk = TestSDK(transport: transport)
         sdk.start(config: JoryioConfig(maxQueueSize: 3, trackingConsent: .pending), sessionStart: true)
@@ -100,6 +102,7 @@ import Testing
         #expect(sdk.joryio.getQueueSize() == 0)
     }
 
+    // EVT-7: events held while pending are discarded on denial.
     @Test func pendingThenDeniedDeletesWhatWasHeldAndPersistsTheDenial() throws {
         try withTemporaryDirectory { directory in
             let transport = RecordingTransport()

@@ -378,6 +378,32 @@ import Testing
         #expect(Self.pushRequests(transport.requests).count == 3, "confirmed: not sent again")
     }
 
+    @Test("DURABLE-14: an unconfirmed unregister carries the token, so it is kept in the secure store, nowhere else")
+    func pendingUnregisterLivesInTheSecureStore() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory.url) }
+        let transport = RespondingTransport()
+        let sdk = self.sdk(transport, storage: .sqlite(directory: directory.url))
+        sdk.start()
+        transport.answer { _ in .failure(TransportError(.cannotConnect, "offline")) }
+        sdk.joryio.didRegisterForRemoteNotifications(deviceToken: Self.tokenBytes)
+        sdk.scheduler.runUntilIdle()
+        sdk.joryio.unregisterPush()
+        sdk.scheduler.runUntilIdle()
+        sdk.joryio.relinquishStorage()
+
+        let token = String(repeating: "ab", count: 32)
+        let secure = directory.url.appendingPathComponent("secure")
+        let state = try Data(contentsOf: secure.appendingPathComponent(PushFeature.storedStateKey))
+        #expect(JSONValue.parse(state)?["pendingUnregisters"] == [.string(token)])
+        // Never registered: the token is nowhere on disk outside the secure store (not in SQLite).
+        let files = try #require(FileManager.default.enumerator(at: directory.url, includingPropertiesForKeys: nil))
+        for case let url as URL in files where !url.path.hasPrefix(secure.path) && !url.hasDirectoryPath {
+            let data = try Data(contentsOf: url)
+            #expect(data.range(of: Data(token.utf8)) == nil, "\(url.lastPathComponent)")
+        }
+    }
+
     @Test("PUSH-18: identify re-registers under the user, reset() under the new anonymous id")
     func followsTheIdentity() throws {
         let transport = RespondingTransport()

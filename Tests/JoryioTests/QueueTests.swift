@@ -59,7 +59,7 @@ import Testing
         }
     }
 
-    @Test("events survive a restart and leave from the new instance", arguments: [Backend.sqlite, .files])
+    @Test("EVT-8: events survive a restart and leave from the new instance", arguments: [Backend.sqlite, .files])
     func survivesRestart(backend: Backend) throws {
         try self.withStorage(backend) { storage in
             let offline = RespondingTransport { _ in .failure(TransportError(.cannotConnect, "offline")) }

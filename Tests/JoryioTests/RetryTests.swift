@@ -32,6 +32,7 @@ import Testing
         return (TestSDK(transport: transport, scheduler: scheduler, jitter: jitter), transport, timeline)
     }
 
+    // BATCH-15: the default maxRetries (3) and retryBackoffMs (1000) at work.
     @Test("retries at exactly 1 s, 2 s and 4 s after each failure, then waits for the next trigger")
     func backoffSchedule() {
         let (sdk, transport, timeline) = self.failingSDK()
@@ -125,7 +126,7 @@ import Testing
         #expect(timeline.value == [0, 0.25, 0.75, 5])
     }
 
-    @Test("503 with Retry-After: 7 waits exactly 7 s, though backoff says 1 s; flush() cannot skip it")
+    @Test("BATCH-11: 503 with Retry-After: 7 waits exactly 7 s, though backoff says 1 s; flush() cannot skip it")
     func retryAfter() {
         let transport = StubTransport([
             .success(.json(503, "{}", headers: ["Retry-After": "7"])),
@@ -171,7 +172,7 @@ import Testing
         #expect(transport.requests.count == 2)
     }
 
-    @Test("flush() during plain backoff (no Retry-After) sends at once")
+    @Test("BATCH-11: flush() during plain backoff (no Retry-After) sends at once")
     func flushSkipsBackoff() {
         let transport = StubTransport([.success(.json(503, "{}")), .success(.ok)])
         let sdk = TestSDK(transport: transport)
@@ -204,7 +205,7 @@ import Testing
     ]
 
     @Test(
-        "429, 5xx, timeouts and connection errors keep everything and set lastTransportError",
+        "BATCH-16: 429, 5xx, timeouts and connection errors keep everything and set lastTransportError",
         arguments: Self.failures
     )
     func keepOnFailure(outcome: Result<HTTPResponse, TransportError>, expected: JoryioTransportError) {

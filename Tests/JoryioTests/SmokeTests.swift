@@ -5,7 +5,8 @@ import JoryioTesting
 import Testing
 
 @Suite struct SmokeTests {
-    @Test func oneEventLeavesAsOneRequestAfterFiveSeconds() throws {
+    @Test("EVT-1: track(_:properties:) records one event with its properties, sent after 5 s")
+    func oneEventLeavesAsOneRequestAfterFiveSeconds() throws {
         let transport = RecordingTransport()
         let sdk = TestSDK(transport: transport)
         sdk.start()

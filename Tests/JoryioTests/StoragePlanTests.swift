@@ -23,7 +23,7 @@ import Testing
         #expect(StoragePlan.keychainService == "io.joryio.sdk")
     }
 
-    @Test("Apple, files or a custom queue: the same settings and secrets, durable writes still in SQLite")
+    @Test("DURABLE-14: Apple, files or a custom queue: the same settings and secrets, durable writes still in SQLite")
     func appleOtherQueues() {
         for storage in [
             JoryioConfig.Storage.files(directory: Self.directory), .custom(InMemoryQueueStore(capacity: 1)),

@@ -53,7 +53,8 @@ import Testing
         #expect(warnings.contains { $0.contains("unsetAttribute") && $0.contains("empty") })
     }
 
-    @Test func aliasAndSubscriptionInputIsChecked() {
+    @Test("SUB-2 / SUB-3: alias and subscription input is checked; a channel status, a group leave")
+    func aliasAndSubscriptionInputIsChecked() {
         let transport = RecordingTransport()
         let sdk = TestSDK(transport: transport)
         sdk.start()
@@ -79,7 +80,8 @@ import Testing
         #expect(warnings.contains { $0.contains("maybe") })
     }
 
-    @Test func whileOptedOutOnlyWithdrawalsLeave() {
+    @Test("SUB-1 / SUB-7: while opted out only withdrawals leave; sign-ups are dropped, no subscription changes")
+    func whileOptedOutOnlyWithdrawalsLeave() {
         let transport = RecordingTransport()
         let sdk = TestSDK(transport: transport)
         sdk.start()
@@ -110,6 +112,92 @@ import Testing
         #expect(transport.requests.map { $0.url.lastPathComponent }.suffix(2) == ["opt-out", "identify"])
         #expect(self.requests(transport, "opt-out").map { $0.json?["optedOut"] } == [true, false])
         #expect(self.requests(transport, "identify").first?.json?["userId"] == "user-1")
+    }
+
+    @Test("ATTR-2 / ATTR-4: setAttribute with nil or NSNull removes the attribute exactly like unsetAttribute")
+    func nilValuesAndUnsetRemove() {
+        let transport = RecordingTransport()
+        let sdk = TestSDK(transport: transport)
+        sdk.start()
+        sdk.joryio.setAttribute("nickname", value: nil)
+        sdk.scheduler.runUntilIdle()
+        sdk.joryio.setAttribute("gone", value: NSNull())
+        sdk.joryio.unsetAttribute("plan")
+        sdk.scheduler.runUntilIdle()
+        sdk.advance(to: 5)
+
+        #expect(self.requests(transport, "attributes").count == 2, "the lone write at once, the rest after 800 ms")
+        let operations = self.operations(transport)
+        #expect(
+            operations.map { "\($0["op"]?.stringValue ?? "") \($0["key"]?.stringValue ?? "")" } == [
+                "unset nickname", "unset gone", "unset plan",
+            ]
+        )
+        #expect(operations.allSatisfy { $0["value"] == nil })
+        #expect(sdk.messages(atLeast: .warning).isEmpty)
+    }
+
+    @Test(
+        "ATTR-20: while opted out or denied every attribute write, increments and unsets included, is dropped",
+        arguments: [true, false]
+    )
+    func attributeWritesDroppedWhileCollectionIsRefused(optedOut: Bool) {
+        let transport = RecordingTransport()
+        let sdk = TestSDK(transport: transport)
+        sdk.start()
+        if optedOut { sdk.joryio.optOut() } else { sdk.joryio.updateConsent(.denied) }
+        sdk.joryio.setAttributes(["plan": "pro", "nickname": nil])
+        sdk.joryio.setAttribute("tier", value: 2)
+        sdk.joryio.incrementAttribute("visits")
+        sdk.joryio.incrementAttribute("spent", by: 9.5)
+        sdk.joryio.unsetAttribute("old")
+        sdk.scheduler.runUntilIdle()
+        #expect(sdk.joryio.pendingWrites == (0, 0), "nothing is kept to be sent later")
+
+        if optedOut { sdk.joryio.optIn() } else { sdk.joryio.updateConsent(.granted) }
+        sdk.scheduler.runUntilIdle()
+        sdk.advance(to: 60)
+        #expect(self.requests(transport, "attributes").isEmpty, "never sent, not even after collection resumes")
+    }
+
+    @Test("SUB-4: a sign-up made while consent is pending waits on the device and is sent on grant")
+    func signUpsWaitWhilePending() {
+        let transport = RecordingTransport()
+        let sdk = TestSDK(transport: transport)
+        sdk.start(config: JoryioConfig(trackingConsent: .pending))
+        sdk.joryio.setSubscription(channel: "email", status: "subscribed")
+        sdk.joryio.addToSubscriptionGroup("list_abc123", channel: "sms")
+        sdk.scheduler.runUntilIdle()
+        sdk.advance(to: 60)
+        #expect(self.requests(transport, "subscriptions").isEmpty)
+        #expect(sdk.joryio.pendingWrites == (0, 2))
+
+        sdk.joryio.updateConsent(.granted)
+        sdk.scheduler.runUntilIdle()
+        let sent = self.requests(transport, "subscriptions").map(\.json)
+        #expect(sent.map { $0?["channel"] } == ["email", "sms"])
+        #expect(sent.first??["status"] == "subscribed")
+        #expect(sent.last??["groupId"] == "list_abc123" && sent.last??["action"] == "join")
+        #expect(sdk.joryio.pendingWrites == (0, 0))
+    }
+
+    @Test("SUB-3: every documented channel takes every documented status")
+    func everyChannelTakesEveryStatus() {
+        let transport = RecordingTransport()
+        let sdk = TestSDK(transport: transport)
+        sdk.start()
+        let channels = ["email", "sms", "whatsapp", "push", "viber"]
+        let statuses = ["optedIn", "subscribed", "unsubscribed"]
+        for channel in channels {
+            for status in statuses {
+                sdk.joryio.setSubscription(channel: channel, status: status)
+                sdk.scheduler.runUntilIdle()
+            }
+        }
+        let sent = self.requests(transport, "subscriptions").compactMap(\.json)
+        let pairs = sent.map { "\($0["channel"]?.stringValue ?? "") \($0["status"]?.stringValue ?? "")" }
+        #expect(pairs == channels.flatMap { channel in statuses.map { "\(channel) \($0)" } })
+        #expect(sdk.messages(atLeast: .warning).isEmpty)
     }
 
     @Test func pendingHoldsWritesDenialDropsThemAndTheIdentifyIsOwed() {
@@ -180,7 +268,8 @@ import Testing
         }
     }
 
-    @Test func resetPurgesAttributeWritesButKeepsDurableWrites() {
+    @Test("DURABLE-2: reset() purges attribute writes but keeps durable writes, with the ids they were made with")
+    func resetPurgesAttributeWritesButKeepsDurableWrites() {
         let transport = RecordingTransport(outcome: .failure(TransportError(.cannotConnect, "offline")))
         let sdk = TestSDK(transport: transport)
         sdk.start()

@@ -108,6 +108,7 @@ class ReasonTests(AuthTestCase):
         super().setUp()
         self.enable()
 
+    # AUTH-1 / AUTH-2: with SDK auth on, a request that names a user must carry a token.
     def test_missing(self):
         for path, body in ENDPOINTS.items():
             with self.subTest(path=path):
@@ -164,6 +165,7 @@ class ReasonTests(AuthTestCase):
                 self.assert_ok(self.post(path, body("u1"), token))
         self.assert_ok(self.post(EVENTS, events_body("u1"), headers={"Authorization": f"bearer  {token} "}))
 
+    # BATCH-13: the server refuses a batch that mixes two users.
     def test_a_batch_mixing_two_users_fails_with_sub_mismatch(self):
         batch = make_batch([make_event("m1", userId="u1"), make_event("m2", userId="u2")])
         for sub in ("u1", "u2"):
@@ -178,6 +180,7 @@ class ReasonTests(AuthTestCase):
 
 
 class AnonymousTests(AuthTestCase):
+    # AUTH-1: anonymous visitors have no token to show and are accepted without one.
     def test_anonymous_requests_need_no_token(self):
         self.enable()
         for path, body in ENDPOINTS.items():
@@ -192,6 +195,7 @@ class AnonymousTests(AuthTestCase):
         self.assert_ok(self.post(EVENTS, events_body(None), "garbage"))
         self.assert_ok(self.post(EVENTS, events_body(""), jwt({"sub": "u9", "exp": NOW - 1})))
 
+    # AUTH-1: unless the workspace also enables strict identity.
     def test_strict_identity_needs_a_valid_token_but_does_not_compare_sub(self):
         self.enable(strictIdentity=True)
         for path, body in ENDPOINTS.items():
