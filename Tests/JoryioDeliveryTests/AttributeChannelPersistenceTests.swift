@@ -23,7 +23,7 @@ import Testing
         #expect(text.contains(#""idempotencyKey":"00000000-0000-4000-8000-000000000001""#))
     }
 
-    @Test("after a restart the stored in-flight request is sent first, with the same key and operations")
+    @Test("GAP-8: after a restart the stored in-flight request is sent first, with the same key and operations")
     func restartResendsInFlight() throws {
         let store = TestSecureStore()
         let first = AttributeHarness(store: store)
