@@ -14,6 +14,7 @@ public final class FakeInAppPlatform: InAppPlatform {
         var presentations: [(id: String, at: Date)] = []
         var clock: (@Sendable () -> Date)?
         var removals: [@MainActor @Sendable () -> Void] = []
+        var discoveries = 0
     }
 
     private let state = Locked(State())
@@ -94,8 +95,14 @@ public final class FakeInAppPlatform: InAppPlatform {
         self.state.withLock { $0.calls.append("hook") }
     }
 
-    /// None.
-    public func discoverPresenter() -> (any InAppMessagePresenter)? { nil }
+    /// How many times the SDK looked for the built-in presenter (INAPP-42).
+    public var discoveries: Int { self.state.withLock { $0.discoveries } }
+
+    /// None; counted in ``discoveries``.
+    public func discoverPresenter() -> (any InAppMessagePresenter)? {
+        self.state.withLock { $0.discoveries += 1 }
+        return nil
+    }
 }
 
 /// A presenter for tests: the fake platform answers for it and never calls it to present; it

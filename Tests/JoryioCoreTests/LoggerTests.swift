@@ -21,6 +21,13 @@ import Testing
         #expect(sink.records.allSatisfy { $0.module == "test" })
     }
 
+    @Test("GAP-47: six levels ordered by severity, .verbose the lowest and .none the highest")
+    func levelsOrderedBySeverity() {
+        let levels: [LogLevel] = [.verbose, .debug, .info, .warning, .error, .none]
+        #expect(LogLevel.allCases == levels)
+        #expect(zip(levels, levels.dropFirst()).allSatisfy { $0 < $1 })
+    }
+
     @Test func noneSilencesEverything() {
         let sink = InMemoryLogSink()
         Logger(sink: sink, minimumLevel: .none).error("x")

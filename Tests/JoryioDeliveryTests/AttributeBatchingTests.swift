@@ -71,7 +71,7 @@ import Testing
         #expect(queue.waiting.map(\.operation) == [.set(10), .increment(1), .unset, .increment(2)])
     }
 
-    @Test("writes of another identity are never compacted together")
+    @Test("GAP-64: writes of another identity are never compacted together")
     func identitiesKeptApart() {
         let queue = self.queue(
             self.write("w1", "plan", .set("a"), user: "u1"),
@@ -100,7 +100,7 @@ import Testing
 
     // MARK: - Cutting requests
 
-    @Test("a request carries one identity: a run from the head, in order")
+    @Test("GAP-64: a request carries one identity: a run from the head, in order")
     func identityGrouping() {
         let h = AttributeHarness()
         h.channel.setCollectionAllowed(false)

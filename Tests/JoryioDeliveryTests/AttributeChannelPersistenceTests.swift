@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test(
-        "ATTR-7 / ATTR-14: after a restart the stored in-flight request is sent first, with the same key and operations"
+        "ATTR-7 / ATTR-14 / GAP-8: after a restart the stored in-flight request is sent first, with the same key and operations"
     )
     func restartResendsInFlight() throws {
         let store = TestSecureStore()

@@ -6,7 +6,9 @@ import Testing
 
 @Suite struct AttributeChannelResponseTests {
     // ATTR-7: a write stays queued through failures until the server confirms it.
-    @Test("after a timeout the retry repeats the same Idempotency-Key and the same operations, after the backoff")
+    @Test(
+        "GAP-8: after a timeout the retry repeats the same Idempotency-Key and the same operations, after the backoff"
+    )
     func retryAfterTimeoutUsesSameKey() {
         let h = AttributeHarness(backoffBase: 2)
         h.enqueue(h.write("w1", "visits", .increment(1)), h.write("w2", "plan", .set("pro")))
@@ -184,7 +186,7 @@ import Testing
         #expect(h.results.value.filter { $0 == .http(status: status, body: nil) }.count == 3)
     }
 
-    @Test("ATTR-16: 403 drops the request's writes and logs; later writes are sent")
+    @Test("ATTR-16 / GAP-62: 403 drops the request's writes and logs; later writes are sent")
     func forbiddenDrops() {
         let h = AttributeHarness()
         h.enqueue(h.write("w1", "a", .set(1)))

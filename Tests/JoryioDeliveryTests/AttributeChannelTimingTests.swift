@@ -6,7 +6,7 @@ import Testing
 
 @Suite struct AttributeChannelTimingTests {
     // ATTR-9: a lone write goes at once (leading edge); the rest coalesce in the 800 ms window.
-    @Test("a single write leaves at once; the next waits for the end of the 800 ms window, to the millisecond")
+    @Test("GAP-30: a single write leaves at once; the next waits for the end of the 800 ms window, to the millisecond")
     func leadingEdgeThenWindow() {
         let h = AttributeHarness()
         h.enqueue(h.write("w1", "plan", .set("pro")))
@@ -62,7 +62,7 @@ import Testing
         #expect(h.ids(1) == ["w2"])
     }
 
-    @Test("ATTR-9: 500 calls at the same instant make 2 requests: 1 at once, then 499 after 800 ms")
+    @Test("ATTR-9 / GAP-30: 500 calls at the same instant make 2 requests: 1 at once, then 499 after 800 ms")
     func burstOf500() {
         let h = AttributeHarness()
         for index in 0..<500 {
@@ -89,7 +89,7 @@ import Testing
         #expect(h.stored == nil)
     }
 
-    @Test("a burst is compacted: sets replace, increments add up, the result keeps the order of the survivors")
+    @Test("GAP-30: a burst is compacted: sets replace, increments add up, the result keeps the order of the survivors")
     func burstIsCompacted() {
         let h = AttributeHarness()
         h.enqueue(h.write("w0", "plan", .set("free")))

@@ -144,7 +144,7 @@ import Testing
         #expect(outcome == .retry(.network(error.description), retryAfter: nil))
     }
 
-    @Test("JoryioTransportError.isRetryable matches the outcome classes")
+    @Test("GAP-47: JoryioTransportError.isRetryable matches the outcome classes")
     func retryable() {
         #expect(JoryioTransportError.timeout.isRetryable)
         #expect(JoryioTransportError.network("x").isRetryable)

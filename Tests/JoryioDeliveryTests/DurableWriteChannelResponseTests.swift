@@ -13,7 +13,7 @@ import Testing
     private let unsubscribe = DurableWrite.Kind.subscription(channel: "email", status: "unsubscribed")
 
     @Test(
-        "400/403/409/413/422 drop the write, log it, and the next write goes at once",
+        "GAP-62: 400/403/409/413/422 drop the write, log it, and the next write goes at once",
         arguments: [400, 403, 409, 413, 422]
     )
     func permanentRejection(status: Int) throws {

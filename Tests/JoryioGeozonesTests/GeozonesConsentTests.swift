@@ -144,7 +144,9 @@ struct GeozonesConsentTests {
         #expect(transport.zoneEvents == (granted ? ["Geozone Entered:shop"] : []))
     }
 
-    @Test("stopLocationTracking() stops the source and monitoring; start again starts anew")
+    @Test(
+        "GEO-3: startLocationTracking() starts; stopLocationTracking() stops the source and monitoring; start again starts anew"
+    )
     func stopAndRestart() {
         let rig = GeoRig()
         rig.start()

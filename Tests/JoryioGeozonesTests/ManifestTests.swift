@@ -83,7 +83,10 @@ struct ManifestTests {
         #expect(text.contains("NSPrivacyCollectedDataTypePreciseLocation") && !text.contains("UserID"))
     }
 
-    @Test("GAP-95: geozones are SwiftPM only; the pod's sources never include Modules/Geozones")
+    // GEO-6: geozones are in scope (GAP-70), built as this separate product.
+    @Test(
+        "GEO-1 / GAP-95: geozones are a SwiftPM product of their own; the pod's sources never include Modules/Geozones"
+    )
     func notInThePod() throws {
         #expect(PodspecCheck.swiftPMOnlyProducts["JoryioGeozones"] != nil)
         let podspec = try String(contentsOf: Self.root.appendingPathComponent("Joryio.podspec"), encoding: .utf8)

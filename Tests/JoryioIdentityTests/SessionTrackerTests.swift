@@ -5,7 +5,10 @@ import Testing
 @Suite struct SessionTrackerTests {
     let t0 = Date(timeIntervalSince1970: 1_767_225_600)
 
-    @Test func firstActivityStartsASessionAndActivityWithinTheTimeoutKeepsIt() throws {
+    @Test(
+        "GAP-21: the first activity starts a session; inactivity counts from the last activity; exactly the timeout continues"
+    )
+    func firstActivityStartsASessionAndActivityWithinTheTimeoutKeepsIt() throws {
         var tracker = SessionTracker(timeout: 1800, stored: nil)
         var ids = 0
         let next = { () -> String in
@@ -21,7 +24,8 @@ import Testing
         #expect(second.id == "s2")
     }
 
-    @Test func aClockJumpBeforeTheSessionStartStartsANewSession() {
+    @Test("GAP-21: a clock that jumps back before the session's start starts a new session")
+    func aClockJumpBeforeTheSessionStartStartsANewSession() {
         var tracker = SessionTracker(
             timeout: 1800,
             stored: Session(id: "a", start: self.t0, lastActivity: self.t0, announced: true)
@@ -29,7 +33,8 @@ import Testing
         #expect(tracker.touch(at: self.t0 - 10, newID: { "b" })?.id == "b")
     }
 
-    @Test func aStoredSessionResumesWithinTheTimeout() {
+    @Test("GAP-21: a stored session resumes within the timeout (across launches)")
+    func aStoredSessionResumesWithinTheTimeout() {
         let stored = Session(id: "a", start: self.t0, lastActivity: self.t0 + 100, announced: true)
         var tracker = SessionTracker(timeout: 1800, stored: stored)
         #expect(tracker.touch(at: self.t0 + 200, newID: { "b" }) == nil)

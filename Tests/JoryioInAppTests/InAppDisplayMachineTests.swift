@@ -20,6 +20,8 @@ private let c = DisplayFixture.c
         #expect(shown.wakeUps == [at(1000)])
     }
 
+    // INAPP-50 / GAP-42: onMessageDisplay fires when the message counts (after the dwell), not when it appears.
+    // GAP-57: the dwell the README's callback samples follow; the SDK applies it itself.
     @Test(
         "INAPP-56, INAPP-59: counted as displayed at 1000 ms on screen, not at 999",
         arguments: [(999, false), (1000, true), (1001, true)]

@@ -86,6 +86,26 @@ import Testing
         #expect(html.message.deliveryToken == nil && html.message.displayDelay == 0)
     }
 
+    @Test("INAPP-29: native fields arrive resolved and stay plain text: no template or markup is read on the device")
+    func nativeFieldsArePlainText() throws {
+        let text = #"""
+            {"id":"c1","type":"modal","content":{"native":{"headline":"Hi {{ first_name }}",
+             "text":"<b>20%</b> off &amp; {% if vip %}more{% endif %}",
+             "buttons":[{"id":"b","label":"<i>Shop</i> {{ cta }}"}]}}}
+            """#
+        let campaign = try InAppWire.decodeCampaign(self.json(text)).get()
+        #expect(
+            campaign.message.content
+                == .native(
+                    InAppMessage.NativeContent(
+                        headline: "Hi {{ first_name }}",
+                        text: "<b>20%</b> off &amp; {% if vip %}more{% endif %}",
+                        buttons: [InAppMessage.Button(id: "b", label: "<i>Shop</i> {{ cta }}")]
+                    )
+                )
+        )
+    }
+
     @Test("INAPP-7: times move onto the device clock by serverTime; a past expiresAt leaves the campaign out")
     func clockOffset() throws {
         // The server's clock is 100 s ahead of the device's.

@@ -165,7 +165,7 @@ import Testing
         #expect(sdk.elapsed == 0)
     }
 
-    @Test("BATCH-5: requests stay within the 921,600-byte budget; big events are spread over requests")
+    @Test("BATCH-5 / GAP-69: requests stay within the 921,600-byte budget; big events are spread over requests")
     func byteBudget() throws {
         let transport = RecordingTransport()
         let sdk = TestSDK(transport: transport)

@@ -7,7 +7,7 @@ import Testing
 /// `JoryioConfig` clamping, seen from the outside: what is logged and what the SDK then does
 /// (BATCH-1, BATCH-2, §2.3).
 @Suite struct ConfigTests {
-    @Test("BATCH-5: batchSize above 500 is clamped to 500, with a warning")
+    @Test("BATCH-5 / GAP-69: batchSize above 500 is clamped to 500, with a warning")
     func batchSizeMaximum() {
         let transport = RecordingTransport()
         let sdk = TestSDK(transport: transport)

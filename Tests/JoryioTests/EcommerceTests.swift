@@ -75,7 +75,15 @@ import Testing
         #expect(sdk.messages(at: .info).contains { $0.contains("differs from the items") })
     }
 
-    @Test("IAP-4: a transaction the app passes is mapped; skipped ones say why; the SDK never finishes it")
+    @Test("IAP-1 / IAP-3: in-app purchase tracking (and restored purchases) is off unless the config turns it on")
+    func purchaseTrackingIsOptIn() {
+        let config = EcommerceConfig(currency: "USD")
+        #expect(!config.trackInAppPurchases)
+        #expect(!config.trackRestoredPurchases)
+        #expect(EcommerceConfig(currency: "USD", trackInAppPurchases: true).trackInAppPurchases)
+    }
+
+    @Test("IAP-2 / IAP-4: a transaction the app passes is mapped; skipped ones say why; the SDK never finishes it")
     func manualTransactions() {
         let transport = RecordingTransport()
         let sdk = self.sdk(transport)

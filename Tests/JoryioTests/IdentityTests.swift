@@ -5,6 +5,7 @@ import JoryioTesting
 import Testing
 
 @Suite struct IdentityTests {
+    // GAP-68: reset() starts the new session at once.
     @Test func identifyAndResetChangeTheIdsAtOnceAndQueuedEventsKeepTheirs() throws {
         let transport = RecordingTransport()
         let sdk = TestSDK(transport: transport)
@@ -114,6 +115,7 @@ import Testing
         }
     }
 
+    // GAP-68: wipeData() only forgets the session; the next event starts a new one.
     @Test func wipeDataDeletesIdsAndQueueButKeepsTheOptOut() throws {
         let transport = RecordingTransport(outcome: .failure(TransportError(.cannotConnect, "offline")))
         let sdk = TestSDK(transport: transport)

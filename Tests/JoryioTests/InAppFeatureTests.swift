@@ -97,6 +97,19 @@ import Testing
         #expect(transport.requests.filter { $0.url.path.contains("/v1/in-app/") }.isEmpty)
     }
 
+    @Test("INAPP-55: with notifications declined, a silent sync push still syncs the campaigns at once")
+    func silentSyncWithPushDeclined() {
+        let transport = Self.transport()
+        let sdk = TestSDK(transport: transport, features: .joryio(push: FakePushPlatform(authorization: .denied)))
+        sdk.start()
+        #expect(self.syncs(transport) == 1)
+        let completions = Completions()
+        sdk.joryio.didReceiveRemoteNotification(APNs.userInfo(APNs.silentSync), completionHandler: completions.handler)
+        sdk.scheduler.runUntilIdle()
+        #expect(self.syncs(transport) == 2, "within syncInterval, so only the push asked for it")
+        #expect(completions.all.count == 1)
+    }
+
     @Test("INAPP-12: syncInAppCampaigns() is never rate-limited and returns once the sync ended")
     func explicitSync() async {
         let transport = Self.transport()
@@ -127,6 +140,7 @@ import Testing
         #expect(self.feature(sdk)?.offered == ["sale"], "the threshold fires on the change")
     }
 
+    // INAPP-3 / INAPP-6: the app passes no token; the SDK attaches the campaign's own to every report.
     @Test(
         "INAPP-33 / INAPP-63: the app's reports carry the campaign's delivery token; other actions are rejected with a log line"
     )
@@ -202,7 +216,7 @@ import Testing
         #expect(forms().first?.json?["values"] == (sent == 1 ? .object(["email": .string("a@example.com")]) : nil))
     }
 
-    @Test("INAPP-16: evaluate and reset are ignored with a warning unless enableDebug")
+    @Test("INAPP-16 / GAP-61: evaluate (async) and reset (synchronous) are ignored with a warning unless enableDebug")
     func debugGated() async {
         let transport = Self.transport()
         let sdk = self.sdk(transport)
@@ -220,6 +234,22 @@ import Testing
         await debug.joryio.evaluateInAppCampaigns()
         debug.scheduler.runUntilIdle()
         #expect(self.feature(debug)?.offered == ["sale", "vip"])
+    }
+
+    @Test("INAPP-17: the read-only diagnostics answer without enableDebug, with no warning")
+    func diagnosticsNotGated() {
+        let sdk = TestSDK(
+            transport: Self.transport(),
+            features: .joryio(push: FakePushPlatform(authorization: .authorized))
+        )
+        sdk.start(config: JoryioConfig(userId: "u1"))
+        sdk.joryio.didRegisterForRemoteNotifications(deviceToken: Data(repeating: 0xab, count: 32))
+        sdk.track(["a", "b", "c"])
+        #expect(sdk.joryio.getQueueSize() == 3)
+        #expect(sdk.joryio.getIdentity().userId == "u1")
+        #expect(sdk.joryio.getSessionInfo().sessionId != nil)
+        #expect(sdk.joryio.getDeviceToken() == String(repeating: "ab", count: 32))
+        #expect(sdk.messages(atLeast: .warning).isEmpty)
     }
 }
 
@@ -291,6 +321,26 @@ import Testing
         #expect(platform.calls == ["present sale (no presenter)"])
         #expect(sdk.messages(at: .warning).contains { $0.contains("No in-app presenter found") })
         #expect(self.reports(transport).isEmpty)
+    }
+
+    @Test("INAPP-42: with the app's own presenter assigned, the built-in one is never looked for")
+    func customPresenterSkipsDiscovery() {
+        let platform = FakeInAppPlatform()
+        let (sdk, _) = self.sdk(platform)
+        sdk.joryio.inAppPresenter = StubInAppPresenter()
+        sdk.start()
+        sdk.track(["Product Viewed"])
+        sdk.advance(to: 5)
+        #expect(platform.calls == ["present sale"])
+        #expect(platform.discoveries == 0)
+        #expect(!sdk.messages(at: .warning).contains { $0.contains("No in-app presenter found") })
+
+        let without = FakeInAppPlatform()
+        let (other, _) = self.sdk(without)
+        other.start()
+        other.track(["Product Viewed"])
+        other.advance(to: 5)
+        #expect(without.discoveries == 1, "without one, the SDK looks for the built-in presenter")
     }
 
     @Test(

@@ -150,7 +150,7 @@ import Testing
         #expect(sdk.messages(at: .error).contains { $0.contains("dropped after 11 failed attempts") })
     }
 
-    @Test("a server's Retry-After holds the retry, an explicit call's too")
+    @Test("GAP-60: a server's Retry-After holds the retry, an explicit call's (registerPushToken without onResult) too")
     func retryAfterIsHonoured() {
         let transport = RespondingTransport { _ in
             .success(.json(503, #"{"success":false}"#, headers: ["Retry-After": "120"]))
@@ -504,7 +504,7 @@ import Testing
         #expect(await sdk.joryio.getPushPermissionStatus() == "granted")
     }
 
-    @Test("PUSH-1: the prompt is shown at launch only with requestPushPermissionAtLaunch")
+    @Test("PUSH-1 / GAP-58: the prompt is shown at launch only with requestPushPermissionAtLaunch")
     func promptAtLaunch() async {
         let quiet = FakePushPlatform(authorization: .notDetermined)
         let sdk = self.sdk(RespondingTransport(), platform: quiet)

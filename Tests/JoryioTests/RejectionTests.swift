@@ -114,7 +114,10 @@ import Testing
         #expect(transport.issues.isEmpty)
     }
 
-    @Test("402 and 403 stop sending for the rest of the instance's life; events are kept", arguments: [402, 403])
+    @Test(
+        "GAP-62: 402 and 403 stop sending for the rest of the instance's life; events are kept",
+        arguments: [402, 403]
+    )
     func stop(status: Int) {
         let transport = RespondingTransport { _ in .success(.json(status, #"{"success":false}"#)) }
         let sdk = TestSDK(transport: transport)

@@ -10,7 +10,7 @@ struct APIReferenceTests {
         }
     }
 
-    @Test("The fixture graphs render exactly the golden API.md")
+    @Test("GAP-59: the fixture graphs render exactly the golden API.md (statics listed by kind)")
     func golden() throws {
         let markdown = APIReference(graphs: try self.fixtureGraphs()).renderMarkdown()
         try Fixture.expectMatchesGolden(markdown, "API.golden.md")

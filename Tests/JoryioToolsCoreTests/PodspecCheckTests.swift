@@ -204,4 +204,20 @@ struct PodspecCheckTests {
         #expect(PodspecCheck.sdkVersion(inSource: "  package static let sdkVersion = \"0.1.0\"\n") == "0.1.0")
         #expect(PodspecCheck.sdkVersion(inSource: "let other = 1") == nil)
     }
+
+    @Test("PKG-4: only JoryioUI's folder imports WebKit, so the Joryio product links no web view")
+    func webKitOnlyInUI() throws {
+        let modules = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Modules")
+        let files = (FileManager.default.enumerator(at: modules, includingPropertiesForKeys: nil)?.allObjects ?? [])
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+        #expect(files.count > 100, "the sources were found")
+        let importers = try files.filter { file in
+            try String(contentsOf: file, encoding: .utf8).split(separator: "\n").contains { line in
+                line.split(separator: " ").contains("import") && line.hasSuffix(" WebKit")
+            }
+        }
+        .map { String($0.path.dropFirst(modules.path.count + 1)) }
+        #expect(!importers.isEmpty && importers.allSatisfy { $0.hasPrefix("UI/") }, "\(importers)")
+    }
 }

@@ -39,6 +39,7 @@ import Testing
         #expect(html.hasPrefix("<!DOCTYPE html>\n<html>\n<head>\n<meta http-equiv=\"Content-Security-Policy\""))
     }
 
+    // GAP-65: images and fonts from data: URIs only (`img-src data:`); https images are blocked.
     @Test func thePolicyBlocksScriptsFramesNetworkAndForms() {
         let policy = InAppHTMLDocument.contentSecurityPolicy
         for directive in Self.requiredDirectives {
