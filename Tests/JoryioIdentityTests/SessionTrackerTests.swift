@@ -5,7 +5,8 @@ import Testing
 @Suite struct SessionTrackerTests {
     let t0 = Date(timeIntervalSince1970: 1_767_225_600)
 
-    @Test func firstActivityStartsASessionAndActivityWithinTheTimeoutKeepsIt() throws {
+    @Test("SESS-1: a new session only after more than the timeout since the last activity")
+    func firstActivityStartsASessionAndActivityWithinTheTimeoutKeepsIt() throws {
         var tracker = SessionTracker(timeout: 1800, stored: nil)
         var ids = 0
         let next = { () -> String in
@@ -37,7 +38,8 @@ import Testing
         #expect(tracker.current?.lastActivity == self.t0 + 200)
     }
 
-    @Test func resetStartsAtOnceAndWipeClears() {
+    @Test("SESS-5: reset() starts a session at once; wipeData() clears it and the next activity starts one")
+    func resetStartsAtOnceAndWipeClears() {
         var tracker = SessionTracker(timeout: 1800, stored: nil)
         _ = tracker.touch(at: self.t0, newID: { "a" })
         tracker.markAnnounced()

@@ -69,7 +69,7 @@ struct SandboxWritesTests {
         #expect(sdk.messages(atLeast: .warning).filter { $0.contains("ignored_nan") }.count == 100)
     }
 
-    @Test("identify, alias and subscribe made offline survive a restart and arrive in order")
+    @Test("IDENT-3: identify, alias and subscribe made offline survive a restart and arrive in order")
     func offlineRestartInOrder() async throws {
         let rig = try await SandboxRig()
         defer { rig.tearDown() }
@@ -137,6 +137,7 @@ struct SandboxWritesTests {
         }
     }
 
+    // OPTOUT-7: the opt-out is a record on the profile (tracking_opted_out), not an enforcement.
     @Test("Unsubscribes are withdrawals: delivered while opted out; sign-ups are not")
     func withdrawalsWhileOptedOut() async throws {
         let rig = try await SandboxRig()

@@ -5,6 +5,7 @@ import JoryioTesting
 import Testing
 
 @Suite struct IdentityTests {
+    // IDENT-9: events queued before reset() are still sent, with the ids they were recorded under.
     @Test func identifyAndResetChangeTheIdsAtOnceAndQueuedEventsKeepTheirs() throws {
         let transport = RecordingTransport()
         let sdk = TestSDK(transport: transport)
@@ -38,6 +39,7 @@ import Testing
         #expect(byName["before"]?["sessionId"] != byName["after-reset"]?["sessionId"])
     }
 
+    // LOG-4: a missing required value is a warning in the log (IDENT-2).
     @Test func emptyIdentifyWarnsAndChangesNothing() {
         let sdk = TestSDK(transport: RecordingTransport())
         sdk.start()
@@ -48,6 +50,7 @@ import Testing
         #expect(sdk.messages(at: .warning).contains { $0.contains("identify") && $0.contains("empty") })
     }
 
+    // INIT-4, INIT-12: calls before initialize() are safe; consent reads .granted when undecided.
     @Test func gettersAreEmptyBeforeInitialize() {
         let sdk = TestSDK(transport: RecordingTransport())
         sdk.joryio.identify("user-1")
@@ -60,6 +63,7 @@ import Testing
         #expect(sdk.joryio.getUserId() == "user-1")
     }
 
+    // SESS-9: the session is kept in the settings store (jry_session) and resumes after a restart.
     @Test func idsPersistAcrossARestartInTheRightStores() throws {
         try withTemporaryDirectory { directory in
             let sdk = TestSDK(transport: RecordingTransport(), storage: .sqlite(directory: directory))
@@ -93,6 +97,7 @@ import Testing
         }
     }
 
+    // STORE-8: a missing install marker with secure items left behind means a reinstall: they go.
     @Test func aReinstallClearsSecureItemsLeftBehind() throws {
         try withTemporaryDirectory { directory in
             let sdk = TestSDK(transport: RecordingTransport(), storage: .sqlite(directory: directory))
@@ -114,6 +119,7 @@ import Testing
         }
     }
 
+    // WIPE-3, WIPE-4, SESS-5: the opt-out stays; the next event starts a new announced session.
     @Test func wipeDataDeletesIdsAndQueueButKeepsTheOptOut() throws {
         let transport = RecordingTransport(outcome: .failure(TransportError(.cannotConnect, "offline")))
         let sdk = TestSDK(transport: transport)
@@ -142,6 +148,8 @@ import Testing
 }
 
 @Suite struct SessionTests {
+    // SESS-1, SESS-2, SESS-3, SESS-8: the timeout counts from the last activity; Session Start carries
+    // the device data; getSessionInfo() answers without enableDebug.
     @Test func inactivityBeyondTheTimeoutStartsAnAnnouncedSession() throws {
         let transport = RecordingTransport()
         let sdk = TestSDK(transport: transport)
@@ -169,6 +177,7 @@ import Testing
         #expect(info.duration == 0)
     }
 
+    // SESS-6, SESS-7, CONSENT-15: no Session Start while pending; announced once consent is granted.
     @Test func aSessionBegunWhilePendingIsAnnouncedOnGrant() {
         let transport = RecordingTransport()
         let sdk = TestSDK(transport: transport)
@@ -184,6 +193,7 @@ import Testing
         #expect(events[0]["sessionId"] == events[1]["sessionId"])
     }
 
+    // SESS-2: Session Start is announced only while trackSessionStart is on.
     @Test func trackSessionStartFalseNeverAnnounces() {
         let transport = RecordingTransport()
         let sdk = TestSDK(transport: transport)

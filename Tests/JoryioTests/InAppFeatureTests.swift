@@ -60,6 +60,7 @@ import Testing
         #expect(self.syncs(transport) == 2)
     }
 
+    // IDENT-1, IDENT-8: identify and reset() re-sync in-app messages at once.
     @Test("INAPP-11 / INAPP-54: identify of another user and reset sync at once, whatever the interval")
     func identifyAndReset() {
         let transport = Self.transport()
@@ -201,7 +202,7 @@ import Testing
         #expect(forms().first?.json?["values"] == (sent == 1 ? .object(["email": .string("a@example.com")]) : nil))
     }
 
-    @Test("INAPP-16: evaluate and reset are ignored with a warning unless enableDebug")
+    @Test("INAPP-16, LOG-3, LOG-4: evaluate and reset are ignored with a warning unless enableDebug")
     func debugGated() async {
         let transport = Self.transport()
         let sdk = self.sdk(transport)
@@ -326,6 +327,7 @@ import Testing
         sdk.advance(to: 10)
         #expect(platform.calls == ["present sale"])
     }
+
 }
 
 /// Take-down (issue 17): a reset, a user change or an opt-out while the built-in presenter shows a

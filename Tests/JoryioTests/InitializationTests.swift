@@ -30,7 +30,7 @@ import Testing
         #expect(sdk.messages(atLeast: .warning).isEmpty)
     }
 
-    @Test("getters return empty values before initialize()")
+    @Test("INIT-4: getters return empty values before initialize()")
     func gettersBeforeInit() {
         let sdk = TestSDK(transport: RecordingTransport())
         sdk.track(eventNames(5))

@@ -27,6 +27,7 @@ import Testing
         }
     }
 
+    // CONSENT-2, CONSENT-6, OPTOUT-9: granted sends; either refusal wins; isUserOptedOut() ignores consent.
     @Test(arguments: Consent.allCases, OptOut.allCases)
     func eventsAndIdentify(consent: Consent, optOut: OptOut) throws {
         try withTemporaryDirectory { directory in
@@ -82,6 +83,7 @@ import Testing
 }
 
 @Suite struct ConsentTransitionTests {
+    // CONSENT-1, CONSENT-15, SESS-6, SESS-7: config .pending, then updateConsent(.granted) from the banner.
     @Test func pendingHoldsUpToMaxQueueSizeAndGrantSendsItWithTheSessionStart() throws {
         let transport = RecordingTransport()
         let sdk = TestSDK(transport: transport)
@@ -100,6 +102,7 @@ import Testing
         #expect(sdk.joryio.getQueueSize() == 0)
     }
 
+    // CONSENT-5, CONSENT-7, CONSENT-9, CONSENT-10: the denial deletes, is stored and outlives a pending launch.
     @Test func pendingThenDeniedDeletesWhatWasHeldAndPersistsTheDenial() throws {
         try withTemporaryDirectory { directory in
             let transport = RecordingTransport()
@@ -130,6 +133,7 @@ import Testing
         }
     }
 
+    // OPTOUT-3, OPTOUT-9, OPTOUT-10, CONSENT-11: persisted, read before start, consent never lifts it.
     @Test func optOutPurgesPersistsAndSurvivesARestartUntilOptIn() throws {
         try withTemporaryDirectory { directory in
             let transport = RecordingTransport(outcome: .failure(TransportError(.cannotConnect, "offline")))
@@ -181,6 +185,7 @@ import Testing
         #expect(transport.requests.flatMap(\.events).map { $0["event"] } == ["allowed"])
     }
 
+    // INIT-5, INIT-11, OPTOUT-9: a pre-init optOut() is remembered and answered before initialize().
     @Test func preInitOptOutIsStoredAndAnsweredBeforeInitialize() throws {
         try withTemporaryDirectory { directory in
             let sdk = TestSDK(transport: RecordingTransport(), storage: .sqlite(directory: directory))

@@ -79,6 +79,7 @@ import Testing
         #expect(warnings.contains { $0.contains("maybe") })
     }
 
+    // OPTOUT-1, OPTOUT-2, IDENT-15: identify, attributes, aliases and sign-ups stop; withdrawals still go.
     @Test func whileOptedOutOnlyWithdrawalsLeave() {
         let transport = RecordingTransport()
         let sdk = TestSDK(transport: transport)
@@ -180,6 +181,7 @@ import Testing
         }
     }
 
+    // IDENT-3, IDENT-15: identify and alias are durable writes kept across reset() until confirmed.
     @Test func resetPurgesAttributeWritesButKeepsDurableWrites() {
         let transport = RecordingTransport(outcome: .failure(TransportError(.cannotConnect, "offline")))
         let sdk = TestSDK(transport: transport)
@@ -201,6 +203,7 @@ import Testing
         #expect(sdk.joryio.pendingWrites == (0, 0))
     }
 
+    // INIT-18: JoryioConfig.userId initializes with a known user id, identified once.
     @Test func aConfigUserIdThatDiffersFromTheStoredOneIsIdentified() throws {
         try withTemporaryDirectory { directory in
             let transport = RecordingTransport()
