@@ -53,6 +53,46 @@ import Testing
         #expect(warnings.contains { $0.contains("unsetAttribute") && $0.contains("empty") })
     }
 
+    @Test("IDENT-17: phone numbers are sent as given, never normalised (the server reads them)")
+    func phoneNumbersAreSentAsGiven() {
+        let transport = RecordingTransport()
+        let sdk = TestSDK(transport: transport)
+        sdk.start()
+        let numbers = ["phone": "+972501234567", "mobile": "050-123 4567", "fax": "00972 (50) 1234567"]
+        sdk.joryio.setAttributes(numbers)
+        sdk.scheduler.runUntilIdle()
+        sdk.advance(to: 5)
+        let operations = self.operations(transport)
+        let sent = Dictionary(operations.map { ($0["key"]?.stringValue ?? "", $0["value"]) }) { _, last in last }
+        #expect(sent == numbers.mapValues { JSONValue.string($0) })
+        #expect(sdk.messages(atLeast: .warning).isEmpty)
+    }
+
+    @Test(
+        "IDENT-12, IDENT-14, IDENT-1: an anonymous visitor's alias is theirs; the identify names that anonymous id"
+    )
+    func anAliasBeforeIdentifyIsTheAnonymousVisitors() {
+        let transport = RecordingTransport()
+        let sdk = TestSDK(transport: transport)
+        sdk.start()
+        let anonymousId = sdk.joryio.getAnonymousId()
+        sdk.joryio.addAlias("crm_id", name: "C-1")
+        sdk.scheduler.runUntilIdle()
+        sdk.advance(to: 5)
+        sdk.joryio.identify("user-1")
+        sdk.scheduler.runUntilIdle()
+        sdk.advance(to: 10)
+        #expect(transport.requests.map { $0.url.lastPathComponent } == ["alias", "identify"])
+        let alias = self.requests(transport, "alias").first?.json
+        #expect(alias?["anonymousId"]?.stringValue == anonymousId)
+        #expect(alias?["userId"] == nil, "made before identify: the anonymous visitor's")
+        #expect(alias?["label"] == "crm_id" && alias?["name"] == "C-1")
+        // The identify joins that anonymous id (and the alias on it) to the user on the server.
+        let identify = self.requests(transport, "identify").first?.json
+        #expect(identify?["userId"] == "user-1")
+        #expect(identify?["anonymousId"]?.stringValue == anonymousId)
+    }
+
     @Test func aliasAndSubscriptionInputIsChecked() {
         let transport = RecordingTransport()
         let sdk = TestSDK(transport: transport)
