@@ -148,6 +148,29 @@ import Testing
 }
 
 @Suite struct SessionTests {
+    @Test("WIPE-4, SESS-5: after wipeData() the next return to the foreground starts an announced session")
+    func theForegroundAfterAWipeStartsAnAnnouncedSession() {
+        let transport = RecordingTransport()
+        let sdk = TestSDK(transport: transport)
+        sdk.start(sessionStart: true)
+        sdk.joryio.track("before")
+        sdk.joryio.flush()
+        sdk.scheduler.runUntilIdle()
+        let before = sdk.joryio.getSessionId()
+        sdk.joryio.wipeData()
+        sdk.scheduler.runUntilIdle()
+        #expect(sdk.joryio.getSessionId() == nil)
+        let sent = transport.requests.count
+        sdk.joryio.applicationWillEnterForeground()
+        sdk.joryio.flush()
+        sdk.scheduler.runUntilIdle()
+        let events = transport.requests.dropFirst(sent).flatMap(\.events)
+        #expect(events.map { $0["event"] } == ["Session Start"])
+        let session = sdk.joryio.getSessionId()
+        #expect(session != nil && session != before)
+        #expect(events.first?["sessionId"]?.stringValue == session)
+    }
+
     // SESS-1, SESS-2, SESS-3, SESS-8: the timeout counts from the last activity; Session Start carries
     // the device data; getSessionInfo() answers without enableDebug.
     @Test func inactivityBeyondTheTimeoutStartsAnAnnouncedSession() throws {

@@ -328,6 +328,36 @@ import Testing
         #expect(platform.calls == ["present sale"])
     }
 
+    @Test("WIPE-11: wipeData() clears the displayed history: a campaign capped at one display shows again")
+    func wipeClearsTheDisplayedHistory() {
+        let capped = #"""
+            {"success":true,"campaigns":[
+              {"id":"once","type":"modal","deliveryToken":"tok-once","caps":{"maxImpressions":1},
+               "content":{"native":{"headline":"Once"}},
+               "triggers":[{"type":"event","name":"Product Viewed"}]}]}
+            """#
+        let transport = RespondingTransport { request in
+            request.url.path.hasSuffix("/v1/in-app/sync") ? .success(.json(200, capped)) : .success(.ok)
+        }
+        let platform = FakeInAppPlatform()
+        let sdk = TestSDK(transport: transport, features: .joryio(push: NoPushPlatform(), inApp: platform))
+        sdk.joryio.setInAppMessageCallback({ _ in }, capabilities: ["content.native"])
+        sdk.start()
+        sdk.track(["Product Viewed"])
+        sdk.joryio.trackInAppImpression(campaignId: "once", action: "displayed")
+        sdk.joryio.trackInAppImpression(campaignId: "once", action: "dismissed")
+        sdk.advance(to: 5)
+        sdk.track(["Product Viewed"])
+        sdk.advance(to: 10)
+        #expect(platform.calls == ["deliver once"], "capped at one display")
+        sdk.joryio.wipeData()
+        sdk.advance(to: 4000)
+        sdk.joryio.applicationWillEnterForeground()  // the campaigns are synced again
+        sdk.advance(to: 4005)
+        sdk.track(["Product Viewed"])
+        sdk.advance(to: 4010)
+        #expect(platform.calls == ["deliver once", "deliver once"], "the wiped history no longer caps it")
+    }
 }
 
 /// Take-down (issue 17): a reset, a user change or an opt-out while the built-in presenter shows a

@@ -168,6 +168,36 @@ import Testing
         }
     }
 
+    @Test("OPTOUT-6, WIPE-8: opting out deletes no stored ids or session; wipeData() does, and opts nobody out")
+    func optOutDeletesNothingStoredAndWipeOptsNobodyOut() throws {
+        try withTemporaryDirectory { directory in
+            let sdk = TestSDK(transport: RecordingTransport(), storage: .sqlite(directory: directory))
+            sdk.start(sessionStart: true)
+            sdk.joryio.identify("user-1")
+            sdk.joryio.track("x")
+            sdk.scheduler.runUntilIdle()
+            let anonymousId = sdk.joryio.getAnonymousId()
+            let session = try #require(sdk.joryio.getSessionId())
+            sdk.joryio.optOut()
+            sdk.scheduler.runUntilIdle()
+            #expect(sdk.joryio.getUserId() == "user-1")
+            #expect(sdk.joryio.getAnonymousId() == anonymousId)
+            #expect(sdk.joryio.getSessionId() == session)
+
+            let relaunched = TestSDK(transport: RecordingTransport(), storage: .sqlite(directory: directory))
+            relaunched.start()
+            #expect(relaunched.joryio.isUserOptedOut())
+            #expect(relaunched.joryio.getUserId() == "user-1")
+            #expect(relaunched.joryio.getAnonymousId() == anonymousId)
+            relaunched.joryio.optIn()
+            relaunched.joryio.wipeData()
+            relaunched.scheduler.runUntilIdle()
+            #expect(relaunched.joryio.getUserId() == nil)
+            #expect(relaunched.joryio.getAnonymousId() != anonymousId)
+            #expect(!relaunched.joryio.isUserOptedOut())
+        }
+    }
+
     @Test func aCallMadeWhileOptedOutStaysDroppedEvenIfOptInFollowsAtOnce() {
         let transport = RecordingTransport()
         let sdk = TestSDK(transport: transport)
