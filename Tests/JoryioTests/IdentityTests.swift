@@ -216,6 +216,30 @@ import Testing
         #expect(events[0]["sessionId"] == events[1]["sessionId"])
     }
 
+    @Test("SESS-6, CONSENT-15: a session begun while pending is announced by a later launch that may collect")
+    func aLaterLaunchAnnouncesASessionBegunWhilePending() throws {
+        try withTemporaryDirectory { directory in
+            let transport = RecordingTransport()
+            let first = TestSDK(transport: transport, storage: .sqlite(directory: directory))
+            first.start(config: JoryioConfig(trackingConsent: .pending), sessionStart: true)
+            first.joryio.track("held")
+            first.scheduler.advance(by: 30)
+            let begun = try #require(first.joryio.getSessionId())
+            #expect(transport.requests.isEmpty)
+
+            let second = TestSDK(transport: transport, storage: .sqlite(directory: directory))
+            second.start(sessionStart: true)
+            second.joryio.flush()
+            second.scheduler.runUntilIdle()
+            let events = transport.requests.flatMap(\.events)
+            #expect(events.compactMap { $0["event"]?.stringValue } == ["held", "Session Start"])
+            // Within sessionTimeout the later launch resumes the session and announces that one, not a
+            // new session as SESS-6 words it (decisions.md, "Session Start timing"; GAP-21).
+            #expect(events.map { $0["sessionId"]?.stringValue } == [begun, begun])
+            #expect(second.joryio.getSessionId() == begun)
+        }
+    }
+
     // SESS-2: Session Start is announced only while trackSessionStart is on.
     @Test func trackSessionStartFalseNeverAnnounces() {
         let transport = RecordingTransport()
