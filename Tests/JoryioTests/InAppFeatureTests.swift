@@ -149,7 +149,7 @@ import Testing
         #expect(warnings.contains { $0.contains("campaignId must be 1 to 256 characters") })
     }
 
-    @Test("INAPP-53: reports are dropped while opted out and kept before initialize()")
+    @Test("INAPP-53, OPTOUT-1: reports are dropped while opted out and kept before initialize()")
     func reportsAreCollected() {
         let transport = Self.transport()
         let sdk = self.sdk(transport)
