@@ -198,6 +198,44 @@ import Testing
         }
     }
 
+    @Test(
+        "CONSENT-13: the opt-out record is sent while consent is pending or denied",
+        arguments: [TrackingConsent.pending, .denied]
+    )
+    func theOptOutRecordIgnoresConsent(consent: TrackingConsent) {
+        let transport = RecordingTransport()
+        let sdk = TestSDK(transport: transport)
+        sdk.start(config: JoryioConfig(trackingConsent: consent))
+        sdk.joryio.optOut()
+        sdk.scheduler.runUntilIdle()
+        sdk.joryio.optIn()
+        sdk.scheduler.runUntilIdle()
+        let records = transport.requests.filter { $0.url.path.hasSuffix("/v1/opt-out") }
+        #expect(records.map { $0.json?["optedOut"] } == [true, false])
+        #expect(sdk.joryio.getTrackingConsent() == consent)
+    }
+
+    @Test("STORE-7, CONSENT-9: a pending launch stores no consent; the next launch without a config is granted")
+    func pendingIsNotStored() throws {
+        try withTemporaryDirectory { directory in
+            let first = TestSDK(transport: RecordingTransport(), storage: .sqlite(directory: directory))
+            first.start(config: JoryioConfig(trackingConsent: .pending))
+            first.joryio.updateConsent(.pending)
+            first.scheduler.runUntilIdle()
+            #expect(first.joryio.getTrackingConsent() == .pending)
+            let settings = try String(
+                contentsOf: directory.appendingPathComponent("joryio-settings.json"),
+                encoding: .utf8
+            )
+            #expect(!settings.contains("consent"))
+
+            let relaunched = TestSDK(transport: RecordingTransport(), storage: .sqlite(directory: directory))
+            #expect(relaunched.joryio.getTrackingConsent() == .granted)
+            relaunched.start()
+            #expect(relaunched.joryio.getTrackingConsent() == .granted)
+        }
+    }
+
     @Test func aCallMadeWhileOptedOutStaysDroppedEvenIfOptInFollowsAtOnce() {
         let transport = RecordingTransport()
         let sdk = TestSDK(transport: transport)
