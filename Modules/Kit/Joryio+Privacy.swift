@@ -32,7 +32,9 @@ extension Joryio {
     }
 
     /// Deletes every identifier, queued event and the session the SDK stored. The opt-out is kept;
-    /// the next event starts a new session (WIPE rules).
+    /// the next event starts a new session (WIPE rules). Separate from ``optOut()``: "stop collecting"
+    /// and "delete what you have" are different requests, so an app that also wants the person opted
+    /// out calls both (WIPE-8, OPTOUT-13).
     public func wipeData() {
         self.decide(.wipeData)
     }

@@ -16,18 +16,21 @@ import Testing
         return (machine.state, actions)
     }
 
-    @Test func nothingDecidedMeansGrantedAndNothingToDo() {
+    @Test("INIT-12, CONSENT-8, CONSENT-10: nothing decided means granted and nothing to do")
+    func nothingDecidedMeansGrantedAndNothingToDo() {
         let (state, actions) = self.start()
         #expect(state == PrivacyState(optedOut: false, consent: .granted))
         #expect(actions.isEmpty)
     }
 
-    @Test func storedStateAnswersBeforeInitialize() {
+    @Test("INIT-11, CONSENT-10, OPTOUT-9: stored state answers before initialize()")
+    func storedStateAnswersBeforeInitialize() {
         let machine = PrivacyStateMachine(storedOptOut: true, storedDenial: true)
         #expect(machine.state == PrivacyState(optedOut: true, consent: .denied))
     }
 
-    @Test func configOptOutIsPersistedAndReportedOnce() {
+    @Test("OPTOUT-3: the config's optOut: true is persisted and reported once")
+    func configOptOutIsPersistedAndReportedOnce() {
         let (state, actions) = self.start(configOptOut: true)
         #expect(state.optedOut)
         #expect(actions == [.persistOptOut(true), .reportOptOut(true), .discardCollected])
@@ -42,7 +45,8 @@ import Testing
         #expect(actions.isEmpty)
     }
 
-    @Test func preInitOptInBeatsConfigOptOut() {
+    @Test("INIT-11: a pre-init optIn() beats the config's optOut")
+    func preInitOptInBeatsConfigOptOut() {
         let (state, actions) = self.start(configOptOut: true, preInit: [.optIn])
         #expect(!state.optedOut)
         #expect(actions.isEmpty)
@@ -51,12 +55,15 @@ import Testing
         #expect(fromStored == [.persistOptOut(false), .reportOptOut(false)])
     }
 
-    @Test func preInitOptOutBeatsConfig() {
+    @Test("INIT-11: a pre-init optOut() beats the config")
+    func preInitOptOutBeatsConfig() {
         let (state, actions) = self.start(preInit: [.optOut])
         #expect(state.optedOut)
         #expect(actions == [.persistOptOut(true), .reportOptOut(true), .discardCollected])
     }
 
+    // CONSENT-7, CONSENT-8, CONSENT-9, STORE-7: a denial is stored and lifted only by a grant; unset
+    // keeps a stored denial; pending is never stored and never overrides a denial.
     @Test(arguments: [
         // (stored denial, config consent, pre-init consents, expected consent, expected persisted denial)
         (false, TrackingConsent?.none, [TrackingConsent](), TrackingConsent.granted, Bool?.none),
@@ -99,7 +106,8 @@ import Testing
         #expect(!preInit.contains(.discardCollected))
     }
 
-    @Test func preInitWipeIsAppliedAndKeepsTheOptOut() {
+    @Test("WIPE-3, WIPE-9: a pre-init wipeData() is applied at start and keeps the opt-out")
+    func preInitWipeIsAppliedAndKeepsTheOptOut() {
         let (state, actions) = self.start(storedOptOut: true, preInit: [.wipeData])
         #expect(state.optedOut)
         #expect(actions == [.wipe])
@@ -119,7 +127,8 @@ import Testing
         #expect(machine.state.allowsCollection)
     }
 
-    @Test func pendingThenDeniedDiscardsAndPersists() {
+    @Test("CONSENT-5, CONSENT-7, CONSENT-9: pending then denied discards and persists; pending never overrides it")
+    func pendingThenDeniedDiscardsAndPersists() {
         var machine = self.started(consent: .pending)
         #expect(machine.handle(.updateConsent(.denied)) == [.persistDenial(true), .discardCollected])
         #expect(machine.handle(.updateConsent(.pending)).isEmpty)  // pending never overrides a denial
@@ -127,7 +136,8 @@ import Testing
         #expect(machine.handle(.updateConsent(.granted)) == [.persistDenial(false), .resumeCollection])
     }
 
-    @Test func optOutThenOptIn() {
+    @Test("OPTOUT-10, CONSENT-11: optOut() then optIn(); opting out never changes consent")
+    func optOutThenOptIn() {
         var machine = self.started()
         #expect(machine.handle(.optOut) == [.persistOptOut(true), .reportOptOut(true), .discardCollected])
         #expect(machine.handle(.optOut).isEmpty)
@@ -135,7 +145,8 @@ import Testing
         #expect(machine.handle(.optIn) == [.persistOptOut(false), .reportOptOut(false), .resumeCollection])
     }
 
-    @Test func consentNeverLiftsAnOptOut() {
+    @Test("OPTOUT-10, CONSENT-11, CONSENT-6: consent never lifts an opt-out")
+    func consentNeverLiftsAnOptOut() {
         var machine = self.started(optedOut: true, consent: .pending)
         #expect(machine.handle(.updateConsent(.granted)).isEmpty)
         #expect(machine.state == PrivacyState(optedOut: true, consent: .granted))
@@ -143,13 +154,15 @@ import Testing
         #expect(machine.handle(.optIn) == [.persistOptOut(false), .reportOptOut(false), .resumeCollection])
     }
 
-    @Test func optInWhileDeniedReportsButDoesNotResume() {
+    @Test("CONSENT-13, CONSENT-6: optIn() while denied reports the change but does not resume")
+    func optInWhileDeniedReportsButDoesNotResume() {
         var machine = self.started(optedOut: true, consent: .denied)
         #expect(machine.handle(.optIn) == [.persistOptOut(false), .reportOptOut(false)])
         #expect(!machine.state.allowsCollection)
     }
 
-    @Test func wipeKeepsEverySwitch() {
+    @Test("WIPE-3, WIPE-8, WIPE-11: wipeData() keeps every switch, the opt-out and a denial included")
+    func wipeKeepsEverySwitch() {
         var machine = self.started(optedOut: true, consent: .denied)
         let before = machine.state
         #expect(machine.handle(.wipeData) == [.wipe])
@@ -167,6 +180,7 @@ import Testing
         ("O+P", PrivacyState(optedOut: true, consent: .pending)),
     ]
 
+    // CONSENT-6, SESS-7: any "no" wins; no Session Start while pending (held until allowed).
     @Test(arguments: CallKind.allCases)
     func matrix(kind: CallKind) {
         let expected: [String: CollectionGate] =

@@ -90,6 +90,7 @@ import Testing
         #expect(rig.sentIds == ["w1", "w2"])
     }
 
+    // IDENT-18: the same rule, stated for identity (alias w2 made by an earlier anonymous id stays anonymous).
     @Test("DURABLE-5: an anonymous write goes out with the user id when its anonymous id is still current")
     func identityUpgrade() throws {
         let rig = DurableRig(load: false)
@@ -165,6 +166,7 @@ import Testing
         #expect(rig.transport.inFlight == 0)
     }
 
+    // IDENT-3: restart: writes in a SQLite store are loaded and sent in order by a new channel
     // DURABLE-2 / SUB-5: kept until confirmed, across a restart.
     @Test("restart: writes in a SQLite store are loaded and sent in order by a new channel")
     func restartFromSQLite() throws {

@@ -9,7 +9,8 @@ import Testing
         #expect(fixture.loaded.machine.state == fixture.state)
     }
 
-    @Test func firstLaunchClearsTheSecureStoreAndStoresFreshIds() {
+    @Test("STORE-8: a first launch (no install marker) clears the secure store and stores fresh ids")
+    func firstLaunchClearsTheSecureStoreAndStoresFreshIds() {
         let (machine, actions) = launched(Device(installMarker: false).launch())
         #expect(
             actions == [
@@ -36,7 +37,8 @@ import Testing
         #expect(machine.state == state(.userKept))
     }
 
-    @Test func reinstallDeletesTheEarlierInstallationsUserButKeepsTheKeyValueStore() {
+    @Test("STORE-8: a reinstall deletes the earlier installation's user but keeps the key-value store")
+    func reinstallDeletesTheEarlierInstallationsUserButKeepsTheKeyValueStore() {
         // STORE-8/GAP-52: the user id lived in the secure store; the key-value store is read as found.
         var device = self.stored
         device.installMarker = false
@@ -54,6 +56,7 @@ import Testing
         #expect(machine.state.identifyAtStart == "a")
     }
 
+    // INIT-18: JoryioConfig.anonymousId supplies the anonymous id (precedence: GAP decision).
     @Test(arguments: [
         // (stored, configured, expected anonymous id, persisted)
         (String?.none, String?.none, ID.freshAnon, true),
@@ -73,6 +76,7 @@ import Testing
         #expect(machine.state.identifyAtStart == nil)  // a new anonymous id is no user change
     }
 
+    // INIT-18: JoryioConfig.userId starts with a known user, identified when it differs from the stored one.
     @Test(arguments: [
         // (stored, configured, expected user, persisted and identified at start)
         (String?.none, String?.none, String?.none, false),
@@ -106,6 +110,7 @@ import Testing
         #expect(machine.state.deviceId == ID.freshDev)  // IDENT-21
     }
 
+    // INIT-4: every identity call before the launch is safe and changes nothing.
     @Test(arguments: everyCall)
     func callsBeforeLaunchAreIgnored(input: Input) {
         var machine = Machine()

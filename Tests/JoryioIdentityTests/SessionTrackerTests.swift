@@ -5,6 +5,7 @@ import Testing
 @Suite struct SessionTrackerTests {
     let t0 = Date(timeIntervalSince1970: 1_767_225_600)
 
+    // SESS-1: a new session only after more than the timeout since the last activity
     @Test(
         "GAP-21: the first activity starts a session; inactivity counts from the last activity; exactly the timeout continues"
     )
@@ -42,7 +43,8 @@ import Testing
         #expect(tracker.current?.lastActivity == self.t0 + 200)
     }
 
-    @Test func resetStartsAtOnceAndWipeClears() {
+    @Test("SESS-5: reset() starts a session at once; wipeData() clears it and the next activity starts one")
+    func resetStartsAtOnceAndWipeClears() {
         var tracker = SessionTracker(timeout: 1800, stored: nil)
         _ = tracker.touch(at: self.t0, newID: { "a" })
         tracker.markAnnounced()

@@ -444,7 +444,7 @@ private let c = DisplayFixture.c
         #expect(machine.handle(.ready(b, at: at(102))).effects == ["present:b"])
     }
 
-    @Test("INAPP-36: a callback set before start receives the first message, nothing held")
+    @Test("INAPP-36, INIT-5: a callback set before start receives the first message, nothing held")
     func callbackBeforeStart() {
         var machine = DisplayFixture.machine(hold: true, callback: .native)
         #expect(machine.handle(.ready(a, at: at(0))).effects == ["deliver:a"])
@@ -570,7 +570,7 @@ private let c = DisplayFixture.c
     }
 
     @Test(
-        "INAPP-31: a different identify, an opt-out or any consent change cancels it"
+        "INAPP-31, IDENT-19, CONSENT-14: a different identify, an opt-out or any consent change cancels it"
     )
     func delayCancelled() {
         let inputs: [DisplayInput] = [

@@ -21,6 +21,7 @@ struct SandboxPrivacyTests {
     static let pushToken = Data(repeating: 0x5a, count: 32)
     static let features = FeatureCatalog.joryio(push: NoPushPlatform(), environment: .production, bundleId: nil)
 
+    // CONSENT-5, CONSENT-13, OPTOUT-1, OPTOUT-2: nothing collected leaves; the opt-out record and withdrawals do.
     @Test(arguments: Consent.allCases, OptOut.allCases)
     func whatIsSent(consent: Consent, optOut: OptOut) async throws {
         let rig = try await SandboxRig()

@@ -69,6 +69,7 @@ struct SandboxWritesTests {
         #expect(sdk.messages(atLeast: .warning).filter { $0.contains("ignored_nan") }.count == 100)
     }
 
+    // IDENT-3: identify, alias and subscribe made offline survive a restart and arrive in order
     @Test("DURABLE-2 / SUB-5: identify, alias and subscribe made offline survive a restart and arrive in order")
     func offlineRestartInOrder() async throws {
         let rig = try await SandboxRig()
@@ -137,6 +138,7 @@ struct SandboxWritesTests {
         }
     }
 
+    // OPTOUT-7: the opt-out is a record on the profile (tracking_opted_out), not an enforcement.
     @Test("SUB-7: Unsubscribes are withdrawals: delivered while opted out; sign-ups are not")
     func withdrawalsWhileOptedOut() async throws {
         let rig = try await SandboxRig()

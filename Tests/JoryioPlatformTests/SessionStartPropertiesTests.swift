@@ -9,7 +9,8 @@ import Testing
         "$screen_width", "$screen_height", "$locale", "$language", "$languages", "$timezone",
     ]
 
-    @Test func keysAreExactlySESS3() {
+    @Test("SESS-3: the Session Start keys are exactly the documented ones")
+    func keysAreExactlySESS3() {
         #expect(Set(DeviceFacts.PropertyKey.allCases.map(\.rawValue)) == Self.sess3Keys)
         let properties = DeviceFacts.sample.sessionStartProperties()
         #expect(Set(properties.keys) == Self.sess3Keys)

@@ -468,7 +468,7 @@ private typealias RequestID = PushTokenMachine.RequestID
 
     // MARK: PUSH-18
 
-    @Test("PUSH-18: \"identify(_:) re-registers the push token under the user\"")
+    @Test("PUSH-18, IDENT-1: \"identify(_:) re-registers the push token under the user\"")
     func identifyReRegisters() {
         var machine = Fixture.registered()
         let user = Owner(anonymousId: "anon-0", userId: "u1")
@@ -478,7 +478,7 @@ private typealias RequestID = PushTokenMachine.RequestID
         #expect(machine.handle(.identify(userId: "")).isEmpty)
     }
 
-    @Test("PUSH-18: \"reset() re-registers it under the new anonymous identity\"")
+    @Test("PUSH-18, IDENT-8: \"reset() re-registers it under the new anonymous identity\"")
     func resetReRegisters() {
         var machine = Fixture.registered(owner: .init(anonymousId: "anon-0", userId: "u1"))
         #expect(
@@ -502,6 +502,7 @@ private typealias RequestID = PushTokenMachine.RequestID
 
     // MARK: WIPE-5, DURABLE-13
 
+    // WIPE-12: the wipe's unregister, confirmed, then an explicit registerPushToken registers again.
     @Test(
         "WIPE-5: \"Afterwards, push stays off until the app calls registerPushToken again or asks for permission again\""
     )

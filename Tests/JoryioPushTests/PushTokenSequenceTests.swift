@@ -327,6 +327,7 @@ import Testing
         TokenState(token: Fixture.tokenB, isPushOff: false, pendingUnregisters: [Fixture.tokenA]),
     ]
 
+    // WIPE-12: wipeData() among the calls: its unregister and any later registration one at a time (PUSH-17).
     @Test(
         "every sequence of up to 4 calls after start keeps the invariants, then settles",
         arguments: [false, true]

@@ -129,6 +129,23 @@ func testJWT(sub: String, exp: Int = 4_000_000_000, tag: String = "sig") -> Stri
         #expect(heard.value.count == 1)
     }
 
+    @Test("INIT-5: an error handler set before initialize() is installed at start and asked about a rejection")
+    func aHandlerSetBeforeInitializeIsAskedAfterStart() {
+        let transport = RespondingTransport { request in
+            guard request.url.path.hasSuffix("/v1/identify") else { return .success(.ok) }
+            return .success(.json(401, #"{"success":false,"error":"unauthorized","reason":"expired"}"#))
+        }
+        let sdk = TestSDK(transport: transport)
+        let heard = Locked<[JoryioAuthError]>([])
+        sdk.joryio.setSdkAuthenticationErrorHandler { error in heard.withLock { $0.append(error) } }
+        sdk.joryio.setSdkAuthenticationToken(testJWT(sub: "alice", tag: "stale"))
+        sdk.joryio.identify("alice")
+        sdk.start()
+        sdk.advance(to: 5)
+        #expect(heard.value == [JoryioAuthError(reason: .expired, userId: "alice")])
+    }
+
+    // INIT-5: a token set before initialize() is applied at start.
     @Test("AUTH-2: a token set before initialize() turns the Authorization header on; no token, no header")
     func aTokenSetBeforeInitializeTurnsTheHeaderOnAndNoTokenMeansNoHeader() {
         let transport = RecordingTransport()

@@ -63,6 +63,7 @@ import Testing
         #expect(transport.requests.count == 1)
     }
 
+    // SESS-1: sessionTimeout's default is 1800 s.
     @Test("non-finite retryBackoffMs, requestTimeout and sessionTimeout fall back to their defaults, one line each")
     func otherNonFiniteValues() {
         let config = JoryioConfig(sessionTimeout: .nan, retryBackoffMs: .infinity, requestTimeout: -.infinity)
@@ -90,7 +91,17 @@ import Testing
         #expect(sdk.messages(atLeast: .warning).isEmpty)
     }
 
-    @Test("negative maxRetries counts as 0; the default log level is .error")
+    @Test("SESS-1, SESS-2, CONSENT-8, LOG-2: the session, consent and logging defaults")
+    func sessionConsentAndLoggingDefaults() {
+        let config = JoryioConfig()
+        #expect(config.sessionTimeout == 1800)
+        #expect(config.trackSessionStart)
+        #expect(config.trackingConsent == nil)
+        #expect(!config.optOut)
+        #expect(!config.enableDebug && config.logLevel == nil)
+    }
+
+    @Test("LOG-1, LOG-2: negative maxRetries counts as 0; the default log level is .error, .debug with enableDebug")
     func otherClamps() {
         let (clamped, adjustments) = JoryioConfig(maxRetries: -1).clamped()
         #expect(clamped.maxRetries == 0)

@@ -112,7 +112,7 @@ import Testing
         }
     }
 
-    @Test("a pre-init optOut()'s record is sent with the pre-init token")
+    @Test("INIT-5: a pre-init optOut()'s record is sent with the pre-init token")
     func optOutRecordWaitsForPreInitToken() throws {
         try withTemporaryDirectory { directory in
             let first = TestSDK(transport: RecordingTransport(), storage: .sqlite(directory: directory))

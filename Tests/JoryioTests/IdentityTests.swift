@@ -5,6 +5,7 @@ import JoryioTesting
 import Testing
 
 @Suite struct IdentityTests {
+    // IDENT-9: events queued before reset() are still sent, with the ids they were recorded under.
     // GAP-68: reset() starts the new session at once.
     @Test func identifyAndResetChangeTheIdsAtOnceAndQueuedEventsKeepTheirs() throws {
         let transport = RecordingTransport()
@@ -39,6 +40,7 @@ import Testing
         #expect(byName["before"]?["sessionId"] != byName["after-reset"]?["sessionId"])
     }
 
+    // LOG-4: a missing required value is a warning in the log (IDENT-2).
     @Test func emptyIdentifyWarnsAndChangesNothing() {
         let sdk = TestSDK(transport: RecordingTransport())
         sdk.start()
@@ -49,6 +51,7 @@ import Testing
         #expect(sdk.messages(at: .warning).contains { $0.contains("identify") && $0.contains("empty") })
     }
 
+    // INIT-4, INIT-12: calls before initialize() are safe; consent reads .granted when undecided.
     @Test func gettersAreEmptyBeforeInitialize() {
         let sdk = TestSDK(transport: RecordingTransport())
         sdk.joryio.identify("user-1")
@@ -61,6 +64,7 @@ import Testing
         #expect(sdk.joryio.getUserId() == "user-1")
     }
 
+    // SESS-9: the session is kept in the settings store (jry_session) and resumes after a restart.
     @Test func idsPersistAcrossARestartInTheRightStores() throws {
         try withTemporaryDirectory { directory in
             let sdk = TestSDK(transport: RecordingTransport(), storage: .sqlite(directory: directory))
@@ -94,6 +98,7 @@ import Testing
         }
     }
 
+    // STORE-8: a missing install marker with secure items left behind means a reinstall: they go.
     @Test func aReinstallClearsSecureItemsLeftBehind() throws {
         try withTemporaryDirectory { directory in
             let sdk = TestSDK(transport: RecordingTransport(), storage: .sqlite(directory: directory))
@@ -115,6 +120,7 @@ import Testing
         }
     }
 
+    // WIPE-3, WIPE-4, SESS-5: the opt-out stays; the next event starts a new announced session.
     // GAP-68: wipeData() only forgets the session; the next event starts a new one.
     @Test func wipeDataDeletesIdsAndQueueButKeepsTheOptOut() throws {
         let transport = RecordingTransport(outcome: .failure(TransportError(.cannotConnect, "offline")))
@@ -144,6 +150,31 @@ import Testing
 }
 
 @Suite struct SessionTests {
+    @Test("WIPE-4, SESS-5: after wipeData() the next return to the foreground starts an announced session")
+    func theForegroundAfterAWipeStartsAnAnnouncedSession() {
+        let transport = RecordingTransport()
+        let sdk = TestSDK(transport: transport)
+        sdk.start(sessionStart: true)
+        sdk.joryio.track("before")
+        sdk.joryio.flush()
+        sdk.scheduler.runUntilIdle()
+        let before = sdk.joryio.getSessionId()
+        sdk.joryio.wipeData()
+        sdk.scheduler.runUntilIdle()
+        #expect(sdk.joryio.getSessionId() == nil)
+        let sent = transport.requests.count
+        sdk.joryio.applicationWillEnterForeground()
+        sdk.joryio.flush()
+        sdk.scheduler.runUntilIdle()
+        let events = transport.requests.dropFirst(sent).flatMap(\.events)
+        #expect(events.map { $0["event"] } == ["Session Start"])
+        let session = sdk.joryio.getSessionId()
+        #expect(session != nil && session != before)
+        #expect(events.first?["sessionId"]?.stringValue == session)
+    }
+
+    // SESS-1, SESS-2, SESS-3, SESS-8: the timeout counts from the last activity; Session Start carries
+    // the device data; getSessionInfo() answers without enableDebug.
     @Test func inactivityBeyondTheTimeoutStartsAnAnnouncedSession() throws {
         let transport = RecordingTransport()
         let sdk = TestSDK(transport: transport)
@@ -171,6 +202,7 @@ import Testing
         #expect(info.duration == 0)
     }
 
+    // SESS-6, SESS-7, CONSENT-15: no Session Start while pending; announced once consent is granted.
     @Test func aSessionBegunWhilePendingIsAnnouncedOnGrant() {
         let transport = RecordingTransport()
         let sdk = TestSDK(transport: transport)
@@ -186,6 +218,31 @@ import Testing
         #expect(events[0]["sessionId"] == events[1]["sessionId"])
     }
 
+    @Test("SESS-6, CONSENT-15: a session begun while pending is announced by a later launch that may collect")
+    func aLaterLaunchAnnouncesASessionBegunWhilePending() throws {
+        try withTemporaryDirectory { directory in
+            let transport = RecordingTransport()
+            let first = TestSDK(transport: transport, storage: .sqlite(directory: directory))
+            first.start(config: JoryioConfig(trackingConsent: .pending), sessionStart: true)
+            first.joryio.track("held")
+            first.scheduler.advance(by: 30)
+            let begun = try #require(first.joryio.getSessionId())
+            #expect(transport.requests.isEmpty)
+
+            let second = TestSDK(transport: transport, storage: .sqlite(directory: directory))
+            second.start(sessionStart: true)
+            second.joryio.flush()
+            second.scheduler.runUntilIdle()
+            let events = transport.requests.flatMap(\.events)
+            #expect(events.compactMap { $0["event"]?.stringValue } == ["held", "Session Start"])
+            // Within sessionTimeout the later launch resumes the session and announces that one, not a
+            // new session as SESS-6 words it (decisions.md, "Session Start timing"; GAP-21).
+            #expect(events.map { $0["sessionId"]?.stringValue } == [begun, begun])
+            #expect(second.joryio.getSessionId() == begun)
+        }
+    }
+
+    // SESS-2: Session Start is announced only while trackSessionStart is on.
     @Test func trackSessionStartFalseNeverAnnounces() {
         let transport = RecordingTransport()
         let sdk = TestSDK(transport: transport)

@@ -60,6 +60,7 @@ import Testing
         #expect(self.syncs(transport) == 2)
     }
 
+    // IDENT-1, IDENT-8: identify and reset() re-sync in-app messages at once.
     @Test("INAPP-11 / INAPP-54: identify of another user and reset sync at once, whatever the interval")
     func identifyAndReset() {
         let transport = Self.transport()
@@ -163,7 +164,7 @@ import Testing
         #expect(warnings.contains { $0.contains("campaignId must be 1 to 256 characters") })
     }
 
-    @Test("INAPP-53: reports are dropped while opted out and kept before initialize()")
+    @Test("INAPP-53, OPTOUT-1: reports are dropped while opted out and kept before initialize()")
     func reportsAreCollected() {
         let transport = Self.transport()
         let sdk = self.sdk(transport)
@@ -216,6 +217,7 @@ import Testing
         #expect(forms().first?.json?["values"] == (sent == 1 ? .object(["email": .string("a@example.com")]) : nil))
     }
 
+    // INAPP-16, LOG-3, LOG-4: evaluate and reset are ignored with a warning unless enableDebug
     @Test("INAPP-16 / GAP-61: evaluate (async) and reset (synchronous) are ignored with a warning unless enableDebug")
     func debugGated() async {
         let transport = Self.transport()
@@ -376,6 +378,37 @@ import Testing
         sdk.joryio.applicationWillEnterForeground()
         sdk.advance(to: 10)
         #expect(platform.calls == ["present sale"])
+    }
+
+    @Test("WIPE-11: wipeData() clears the displayed history: a campaign capped at one display shows again")
+    func wipeClearsTheDisplayedHistory() {
+        let capped = #"""
+            {"success":true,"campaigns":[
+              {"id":"once","type":"modal","deliveryToken":"tok-once","caps":{"maxImpressions":1},
+               "content":{"native":{"headline":"Once"}},
+               "triggers":[{"type":"event","name":"Product Viewed"}]}]}
+            """#
+        let transport = RespondingTransport { request in
+            request.url.path.hasSuffix("/v1/in-app/sync") ? .success(.json(200, capped)) : .success(.ok)
+        }
+        let platform = FakeInAppPlatform()
+        let sdk = TestSDK(transport: transport, features: .joryio(push: NoPushPlatform(), inApp: platform))
+        sdk.joryio.setInAppMessageCallback({ _ in }, capabilities: ["content.native"])
+        sdk.start()
+        sdk.track(["Product Viewed"])
+        sdk.joryio.trackInAppImpression(campaignId: "once", action: "displayed")
+        sdk.joryio.trackInAppImpression(campaignId: "once", action: "dismissed")
+        sdk.advance(to: 5)
+        sdk.track(["Product Viewed"])
+        sdk.advance(to: 10)
+        #expect(platform.calls == ["deliver once"], "capped at one display")
+        sdk.joryio.wipeData()
+        sdk.advance(to: 4000)
+        sdk.joryio.applicationWillEnterForeground()  // the campaigns are synced again
+        sdk.advance(to: 4005)
+        sdk.track(["Product Viewed"])
+        sdk.advance(to: 4010)
+        #expect(platform.calls == ["deliver once", "deliver once"], "the wiped history no longer caps it")
     }
 }
 

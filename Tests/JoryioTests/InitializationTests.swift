@@ -1,6 +1,7 @@
 import Foundation
 import Joryio
 import JoryioCore
+import JoryioPush
 import JoryioTesting
 import Testing
 
@@ -30,7 +31,7 @@ import Testing
         #expect(sdk.messages(atLeast: .warning).isEmpty)
     }
 
-    @Test("getters return empty values before initialize()")
+    @Test("INIT-4: getters return empty values before initialize()")
     func gettersBeforeInit() {
         let sdk = TestSDK(transport: RecordingTransport())
         sdk.track(eventNames(5))
@@ -39,6 +40,62 @@ import Testing
         #expect(sdk.joryio.getQueueSize() == 0)
         #expect(sdk.joryio.currentApiEndpoint == "")
         #expect(sdk.joryio.lastTransportError == nil)
+    }
+
+    @Test("INIT-4: every public method can be called before initialize(): none crashes or waits, getters stay empty")
+    func everyPublicMethodBeforeInit() async {
+        struct Failure: Error {}
+        let transport = RecordingTransport()
+        let sdk = TestSDK(transport: transport, features: .joryio(push: NoPushPlatform()))
+        let joryio = sdk.joryio
+        joryio.setSdkAuthenticationToken("")
+        joryio.setSdkAuthenticationErrorHandler { _ in }
+        joryio.clearSdkAuthenticationErrorHandler()
+        joryio.identify("user-1")
+        joryio.track("Viewed", properties: ["price": 1])
+        joryio.trackScreen("Home")
+        joryio.setAttributes(["plan": "pro"])
+        joryio.setAttribute("seats", value: 3)
+        joryio.incrementAttribute("logins")
+        joryio.unsetAttribute("old")
+        joryio.addAlias("crm_id", name: "C-1")
+        joryio.setSubscription(channel: "email", status: "subscribed")
+        joryio.addToSubscriptionGroup("news", channel: "email")
+        joryio.removeFromSubscriptionGroup("news", channel: "email")
+        joryio.applicationWillEnterForeground()
+        joryio.applicationDidEnterBackground()
+        joryio.flush()
+        joryio.updateConsent(.granted)
+        joryio.optOut()
+        joryio.optIn()
+        joryio.reset()
+        joryio.wipeData()
+        joryio.didRegisterForRemoteNotifications(deviceToken: Data(repeating: 0x5a, count: 32))
+        joryio.didFailToRegisterForRemoteNotifications(error: Failure())
+        joryio.registerPushToken(String(repeating: "5a", count: 32)) { _ in }
+        joryio.unregisterPush()
+        joryio.updateBadgeCount(1)
+        joryio.clearBadge()
+        joryio.reportPushDelivered("trk-1")
+        joryio.trackPushClick(trackingId: "trk-1")
+        joryio.didReceiveRemoteNotification([:]) { _ in }
+        joryio.setLinkHandler(nil)
+        joryio.setInAppMessageCallback({ _ in }, capabilities: ["content.native"])
+        joryio.clearInAppMessageCallback()
+        joryio.trackInAppImpression(campaignId: "c1", action: "displayed")
+        joryio.resetDisplayedCampaigns()
+        _ = joryio.ecommerce(config: EcommerceConfig(currency: "USD"))
+        await joryio.submitInAppForm(campaignId: "c1", values: ["email": "a@example.com"])
+        await joryio.syncInAppCampaigns()
+        await joryio.evaluateInAppCampaigns()
+        #expect(await joryio.requestPushPermission() == false)
+        #expect(await joryio.getPushPermissionStatus() == "")
+        #expect(await joryio.isPushEnabled() == false)
+        sdk.scheduler.runUntilIdle()
+        #expect(joryio.getUserId() == nil && joryio.getAnonymousId() == "" && joryio.getSessionId() == nil)
+        #expect(joryio.getDeviceToken() == nil && joryio.getQueueSize() == 0)
+        #expect(!joryio.isUserOptedOut() && joryio.getTrackingConsent() == .granted)
+        #expect(transport.requests.isEmpty)
     }
 
     @Test("the 1001st call before initialize() drops the oldest, with one warning once initialized")

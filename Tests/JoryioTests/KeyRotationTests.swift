@@ -37,6 +37,7 @@ import Testing
         }
     }
 
+    // OPTOUT-3, STORE-6: the opt-out is not tied to the SDK key; it survives the key change.
     @Test("an opt-out made offline under the old key: its record reaches the server with the new key")
     func pendingOptOutRecord() throws {
         try withTemporaryDirectory { directory in

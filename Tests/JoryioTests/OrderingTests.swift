@@ -54,7 +54,7 @@ import Testing
         #expect(transport.requests.eventNames == ["x"])
     }
 
-    @Test("before initialize(): identify(u); wipeData() does not leave u identified (WIPE-1, INIT-10)")
+    @Test("before initialize(): identify(u); wipeData() does not leave u identified (WIPE-1, WIPE-9, INIT-10)")
     func preInitIdentifyThenWipe() {
         let transport = RecordingTransport()
         let sdk = TestSDK(transport: transport)
@@ -71,7 +71,7 @@ import Testing
         #expect(transport.requests.flatMap(\.events).allSatisfy { $0["userId"] == nil || $0["userId"] == .null })
     }
 
-    @Test("a wipeData() before initialize() runs before writes an earlier launch stored can leave (WIPE, INIT-10)")
+    @Test("a wipeData() before initialize() runs before writes an earlier launch stored can leave (WIPE-9, INIT-10)")
     func preInitWipeBeatsStoredWrites() throws {
         try withTemporaryDirectory { directory in
             let offline = RecordingTransport(outcome: .failure(TransportError(.cannotConnect, "offline")))

@@ -27,6 +27,7 @@ import Testing
         }
     }
 
+    // CONSENT-2, CONSENT-6, OPTOUT-9: granted sends; either refusal wins; isUserOptedOut() ignores consent.
     // EVT-7 / BATCH-17: events are sent, held while pending, or dropped while opted out or denied.
     @Test(arguments: Consent.allCases, OptOut.allCases)
     func eventsAndIdentify(consent: Consent, optOut: OptOut) throws {
@@ -83,6 +84,7 @@ import Testing
 }
 
 @Suite struct ConsentTransitionTests {
+    // CONSENT-1, CONSENT-15, SESS-6, SESS-7: config .pending, then updateConsent(.granted) from the banner.
     @Test("EVT-7 / BATCH-17: pending holds up to maxQueueSize; a grant sends it with the Session Start")
     func pendingHoldsUpToMaxQueueSizeAndGrantSendsItWithTheSessionStart() throws {
         let transport = RecordingTransport()
@@ -102,6 +104,7 @@ import Testing
         #expect(sdk.joryio.getQueueSize() == 0)
     }
 
+    // CONSENT-5, CONSENT-7, CONSENT-9, CONSENT-10: the denial deletes, is stored and outlives a pending launch.
     // EVT-7: events held while pending are discarded on denial.
     @Test func pendingThenDeniedDeletesWhatWasHeldAndPersistsTheDenial() throws {
         try withTemporaryDirectory { directory in
@@ -133,6 +136,7 @@ import Testing
         }
     }
 
+    // OPTOUT-3, OPTOUT-9, OPTOUT-10, CONSENT-11: persisted, read before start, consent never lifts it.
     @Test func optOutPurgesPersistsAndSurvivesARestartUntilOptIn() throws {
         try withTemporaryDirectory { directory in
             let transport = RecordingTransport(outcome: .failure(TransportError(.cannotConnect, "offline")))
@@ -167,6 +171,74 @@ import Testing
         }
     }
 
+    @Test("OPTOUT-6, WIPE-8: opting out deletes no stored ids or session; wipeData() does, and opts nobody out")
+    func optOutDeletesNothingStoredAndWipeOptsNobodyOut() throws {
+        try withTemporaryDirectory { directory in
+            let sdk = TestSDK(transport: RecordingTransport(), storage: .sqlite(directory: directory))
+            sdk.start(sessionStart: true)
+            sdk.joryio.identify("user-1")
+            sdk.joryio.track("x")
+            sdk.scheduler.runUntilIdle()
+            let anonymousId = sdk.joryio.getAnonymousId()
+            let session = try #require(sdk.joryio.getSessionId())
+            sdk.joryio.optOut()
+            sdk.scheduler.runUntilIdle()
+            #expect(sdk.joryio.getUserId() == "user-1")
+            #expect(sdk.joryio.getAnonymousId() == anonymousId)
+            #expect(sdk.joryio.getSessionId() == session)
+
+            let relaunched = TestSDK(transport: RecordingTransport(), storage: .sqlite(directory: directory))
+            relaunched.start()
+            #expect(relaunched.joryio.isUserOptedOut())
+            #expect(relaunched.joryio.getUserId() == "user-1")
+            #expect(relaunched.joryio.getAnonymousId() == anonymousId)
+            relaunched.joryio.optIn()
+            relaunched.joryio.wipeData()
+            relaunched.scheduler.runUntilIdle()
+            #expect(relaunched.joryio.getUserId() == nil)
+            #expect(relaunched.joryio.getAnonymousId() != anonymousId)
+            #expect(!relaunched.joryio.isUserOptedOut())
+        }
+    }
+
+    @Test(
+        "CONSENT-13: the opt-out record is sent while consent is pending or denied",
+        arguments: [TrackingConsent.pending, .denied]
+    )
+    func theOptOutRecordIgnoresConsent(consent: TrackingConsent) {
+        let transport = RecordingTransport()
+        let sdk = TestSDK(transport: transport)
+        sdk.start(config: JoryioConfig(trackingConsent: consent))
+        sdk.joryio.optOut()
+        sdk.scheduler.runUntilIdle()
+        sdk.joryio.optIn()
+        sdk.scheduler.runUntilIdle()
+        let records = transport.requests.filter { $0.url.path.hasSuffix("/v1/opt-out") }
+        #expect(records.map { $0.json?["optedOut"] } == [true, false])
+        #expect(sdk.joryio.getTrackingConsent() == consent)
+    }
+
+    @Test("STORE-7, CONSENT-9: a pending launch stores no consent; the next launch without a config is granted")
+    func pendingIsNotStored() throws {
+        try withTemporaryDirectory { directory in
+            let first = TestSDK(transport: RecordingTransport(), storage: .sqlite(directory: directory))
+            first.start(config: JoryioConfig(trackingConsent: .pending))
+            first.joryio.updateConsent(.pending)
+            first.scheduler.runUntilIdle()
+            #expect(first.joryio.getTrackingConsent() == .pending)
+            let settings = try String(
+                contentsOf: directory.appendingPathComponent("joryio-settings.json"),
+                encoding: .utf8
+            )
+            #expect(!settings.contains("consent"))
+
+            let relaunched = TestSDK(transport: RecordingTransport(), storage: .sqlite(directory: directory))
+            #expect(relaunched.joryio.getTrackingConsent() == .granted)
+            relaunched.start()
+            #expect(relaunched.joryio.getTrackingConsent() == .granted)
+        }
+    }
+
     @Test func aCallMadeWhileOptedOutStaysDroppedEvenIfOptInFollowsAtOnce() {
         let transport = RecordingTransport()
         let sdk = TestSDK(transport: transport)
@@ -184,6 +256,7 @@ import Testing
         #expect(transport.requests.flatMap(\.events).map { $0["event"] } == ["allowed"])
     }
 
+    // INIT-5, INIT-11, OPTOUT-9: a pre-init optOut() is remembered and answered before initialize().
     @Test func preInitOptOutIsStoredAndAnsweredBeforeInitialize() throws {
         try withTemporaryDirectory { directory in
             let sdk = TestSDK(transport: RecordingTransport(), storage: .sqlite(directory: directory))

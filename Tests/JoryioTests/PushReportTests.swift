@@ -271,7 +271,7 @@ import Testing
 
     // MARK: - Privacy (PUSH-33, CONSENT-16)
 
-    @Test("PUSH-33: while opted out nothing is recorded, and opting in sends nothing from that time")
+    @Test("PUSH-33, OPTOUT-1: while opted out nothing is recorded, and opting in sends nothing from that time")
     func optedOutRecordsNothing() {
         let server = PushReportServer()
         let sdk = self.started(server)

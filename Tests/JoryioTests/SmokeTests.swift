@@ -5,6 +5,8 @@ import JoryioTesting
 import Testing
 
 @Suite struct SmokeTests {
+    // INIT-1: initialize(sdkKey:apiHost:config:) with the default config starts the SDK.
+    // LOG-4: a dropped non-finite number is a warning in the log (EVT-4).
     @Test("EVT-1: track(_:properties:) records one event with its properties, sent after 5 s")
     func oneEventLeavesAsOneRequestAfterFiveSeconds() throws {
         let transport = RecordingTransport()

@@ -53,6 +53,46 @@ import Testing
         #expect(warnings.contains { $0.contains("unsetAttribute") && $0.contains("empty") })
     }
 
+    @Test("IDENT-17: phone numbers are sent as given, never normalised (the server reads them)")
+    func phoneNumbersAreSentAsGiven() {
+        let transport = RecordingTransport()
+        let sdk = TestSDK(transport: transport)
+        sdk.start()
+        let numbers = ["phone": "+972501234567", "mobile": "050-123 4567", "fax": "00972 (50) 1234567"]
+        sdk.joryio.setAttributes(numbers)
+        sdk.scheduler.runUntilIdle()
+        sdk.advance(to: 5)
+        let operations = self.operations(transport)
+        let sent = Dictionary(operations.map { ($0["key"]?.stringValue ?? "", $0["value"]) }) { _, last in last }
+        #expect(sent == numbers.mapValues { JSONValue.string($0) })
+        #expect(sdk.messages(atLeast: .warning).isEmpty)
+    }
+
+    @Test(
+        "IDENT-12, IDENT-14, IDENT-1: an anonymous visitor's alias is theirs; the identify names that anonymous id"
+    )
+    func anAliasBeforeIdentifyIsTheAnonymousVisitors() {
+        let transport = RecordingTransport()
+        let sdk = TestSDK(transport: transport)
+        sdk.start()
+        let anonymousId = sdk.joryio.getAnonymousId()
+        sdk.joryio.addAlias("crm_id", name: "C-1")
+        sdk.scheduler.runUntilIdle()
+        sdk.advance(to: 5)
+        sdk.joryio.identify("user-1")
+        sdk.scheduler.runUntilIdle()
+        sdk.advance(to: 10)
+        #expect(transport.requests.map { $0.url.lastPathComponent } == ["alias", "identify"])
+        let alias = self.requests(transport, "alias").first?.json
+        #expect(alias?["anonymousId"]?.stringValue == anonymousId)
+        #expect(alias?["userId"] == nil, "made before identify: the anonymous visitor's")
+        #expect(alias?["label"] == "crm_id" && alias?["name"] == "C-1")
+        // The identify joins that anonymous id (and the alias on it) to the user on the server.
+        let identify = self.requests(transport, "identify").first?.json
+        #expect(identify?["userId"] == "user-1")
+        #expect(identify?["anonymousId"]?.stringValue == anonymousId)
+    }
+
     @Test("SUB-2 / SUB-3: alias and subscription input is checked; a channel status, a group leave")
     func aliasAndSubscriptionInputIsChecked() {
         let transport = RecordingTransport()
@@ -80,6 +120,7 @@ import Testing
         #expect(warnings.contains { $0.contains("maybe") })
     }
 
+    // OPTOUT-1, OPTOUT-2, IDENT-15: identify, attributes, aliases and sign-ups stop; withdrawals still go.
     @Test("SUB-1 / SUB-7: while opted out only withdrawals leave; sign-ups are dropped, no subscription changes")
     func whileOptedOutOnlyWithdrawalsLeave() {
         let transport = RecordingTransport()
@@ -268,6 +309,7 @@ import Testing
         }
     }
 
+    // IDENT-3, IDENT-15: identify and alias are durable writes kept across reset() until confirmed.
     @Test("DURABLE-2: reset() purges attribute writes but keeps durable writes, with the ids they were made with")
     func resetPurgesAttributeWritesButKeepsDurableWrites() {
         let transport = RecordingTransport(outcome: .failure(TransportError(.cannotConnect, "offline")))
@@ -290,6 +332,7 @@ import Testing
         #expect(sdk.joryio.pendingWrites == (0, 0))
     }
 
+    // INIT-18: JoryioConfig.userId initializes with a known user id, identified once.
     @Test func aConfigUserIdThatDiffersFromTheStoredOneIsIdentified() throws {
         try withTemporaryDirectory { directory in
             let transport = RecordingTransport()
