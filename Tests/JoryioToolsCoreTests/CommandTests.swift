@@ -329,7 +329,7 @@ struct CommandTests {
     }
 
     /// With the spec checked out next to the repository, the run also checks that docs/decisions.md
-    /// names every GAP of it.
+    /// names every GAP of it and that docs/rules.md has a line for every rule it defines.
     @Test("This repository's docs/rules.md lists every rule ID its code and tests cite (make check-rules)")
     func repositoryRules() {
         let root = Fixture.directory.appendingPathComponent("../../..").standardizedFileURL.path
