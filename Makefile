@@ -216,8 +216,9 @@ check-generated: deps
 
 ## check-rules: fail when a file under Modules, Tests or Tools cites a rule ID (BATCH-7, GAP-18, ...)
 ## that docs/rules.md does not list; each missing ID is reported at its first citation. Also fail when
-## a GAP the spec defines is not named in docs/decisions.md; the spec is docs/spec/SPEC.md or
-## ../shared/spec/SPEC.md, and without either (a clean checkout) that part is skipped, saying so.
+## a GAP the spec defines is not named in docs/decisions.md, or a rule it defines has no line in
+## docs/rules.md; the spec is docs/spec/SPEC.md or ../shared/spec/SPEC.md, and without either (a
+## clean checkout) those parts are skipped, saying so.
 check-rules: deps
 	$(SWIFT) run $(STRICT) joryio-tools check-rules --root .
 

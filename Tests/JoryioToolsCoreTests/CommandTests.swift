@@ -190,9 +190,9 @@ struct CommandTests {
     /// A repository under `parent/repo` (so `../shared` is `parent/shared`, which the test controls)
     /// with no rule citations, the given `decisions.md` and, when given, the spec at `specPath`
     /// relative to `parent`.
-    private func gapTree(decisions: String, spec: String?, specPath: String) throws -> URL {
+    private func gapTree(decisions: String, spec: String?, specPath: String, rules: String = "") throws -> URL {
         var files = [
-            "repo/docs/rules.md": "", "repo/Modules/A.swift": "let a = 1\n", "repo/docs/decisions.md": decisions,
+            "repo/docs/rules.md": rules, "repo/Modules/A.swift": "let a = 1\n", "repo/docs/decisions.md": decisions,
         ]
         if let spec { files[specPath] = spec }
         return try self.tree(files)
@@ -216,7 +216,8 @@ struct CommandTests {
         let parent = try self.gapTree(
             decisions: "## Wire (\(three))\n\n- **Schema (\(one)).** Decided.\n",
             spec: spec,
-            specPath: "shared/spec/SPEC.md"
+            specPath: "shared/spec/SPEC.md",
+            rules: [one, two, three].map { "- **\($0)** Decided.\n" }.joined()
         )
         defer { try? FileManager.default.removeItem(at: parent) }
         let root = parent.appendingPathComponent("repo").path
@@ -242,7 +243,53 @@ struct CommandTests {
         try "- **\(one) Only this one.**\n".write(to: vendored, atomically: true, encoding: .utf8)
         let passes = self.run(["check-rules", "--root", root])
         #expect(passes.exitCode == 0, "\(passes.standardError)")
-        #expect(passes.standardOutput.hasSuffix("\(decisions) names all 1 GAP ids of \(vendored.path).\n"))
+        #expect(passes.standardOutput.contains("\n\(decisions) names all 1 GAP ids of \(vendored.path).\n"))
+    }
+
+    @Test("check-rules fails when a rule the spec defines has no line in rules.md, at the spec's line")
+    func checkRulesSpecRuleUnlisted() throws {
+        let (gap, listed, unlisted, nested, notAFamily) = (
+            self.rule("GAP", 991), self.rule("BATCH", 991), self.rule("ATTR", 992), self.rule("PW", 0),
+            self.rule("HTTP", 429)
+        )
+        let spec = """
+            # Spec
+
+            - **\(listed)** Listed below.
+            - **\(unlisted)** Has no line.
+              - **\(nested)** Indented, and number 0.
+            - **\(notAFamily)** Not a rule family.
+            - **\(gap) Open.** Decided and listed.
+            See \(unlisted) in a sentence: defines nothing more.
+
+            """
+        let parent = try self.gapTree(
+            decisions: "- \(gap) decided.\n",
+            spec: spec,
+            specPath: "shared/spec/SPEC.md",
+            rules: "## \(gap)\n\n- **\(listed)** Summary. Tests: none.\n- A line citing \(nested) further on.\n"
+        )
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let root = parent.appendingPathComponent("repo").path
+        let output = self.run(["check-rules", "--root", root])
+        #expect(output.exitCode == 1)
+        let specPath = "\(root)/../shared/spec/SPEC.md"
+        let rules = "\(root)/docs/rules.md"
+        #expect(
+            output.standardError.split(separator: "\n").map(String.init) == [
+                "\(specPath):4: error: \(unlisted) is a rule of the spec but \(rules) has no line for it",
+                "\(specPath):5: error: \(nested) is a rule of the spec but \(rules) has no line for it",
+                "error: 2 of 4 rules of \(specPath) have no line in \(rules): "
+                    + "add '- **ID** <the rule in one sentence>. Tests: ...' (or why none can run here)",
+            ]
+        )
+
+        let complete = parent.appendingPathComponent("repo/docs/rules.md")
+        try "- **\(listed)** A. Tests: none.\n- **\(unlisted)** B.\n- **\(nested)** C.\n- **\(gap)** D.\n"
+            .write(to: complete, atomically: true, encoding: .utf8)
+        let passes = self.run(["check-rules", "--root", root])
+        #expect(passes.exitCode == 0, "\(passes.standardError)")
+        #expect(passes.standardOutput.hasSuffix("\(rules) has a line for all 4 rules of \(specPath).\n"))
     }
 
     @Test("check-rules skips the GAP check, saying so, when no spec exists; a --spec that does not exist exits 66")
@@ -282,7 +329,7 @@ struct CommandTests {
     }
 
     /// With the spec checked out next to the repository, the run also checks that docs/decisions.md
-    /// names every GAP of it.
+    /// names every GAP of it and that docs/rules.md has a line for every rule it defines.
     @Test("This repository's docs/rules.md lists every rule ID its code and tests cite (make check-rules)")
     func repositoryRules() {
         let root = Fixture.directory.appendingPathComponent("../../..").standardizedFileURL.path

@@ -88,7 +88,8 @@ package enum JoryioToolsCommand {
         `- **ID**` line or heading for one of them. Each missing ID is reported at its first citation.
 
         Then reads the specification and fails when one of its open questions (a `- **GAP-N` item)
-        is not named anywhere in docs/decisions.md, reported at the spec line defining it. Without
+        is not named anywhere in docs/decisions.md, or when one of its rules (a `- **ID**` item of a
+        rule family) has no line in docs/rules.md; each is reported at the spec line defining it. Without
         --spec the spec is the first of DIR/docs/spec/SPEC.md and DIR/../shared/spec/SPEC.md that
         exists; when neither does (a checkout without the shared spec), this part is skipped with
         one line saying so.
@@ -243,9 +244,9 @@ package enum JoryioToolsCommand {
                     + "add a '- **ID** <the rule in one sentence>. Tests: ...' line for each\n"
             )
         }
-        let gaps = try self.checkGapDecisions(parsed, display: display)
-        standardOutput += gaps.standardOutput
-        report += gaps.report
+        let specChecks = try self.checkAgainstSpec(parsed, rules: rules, rulesPath: rulesPath, display: display)
+        standardOutput += specChecks.standardOutput
+        report += specChecks.report
         return CommandOutput(
             exitCode: report.isEmpty ? 0 : ToolError.ExitCode.checkFailed.rawValue,
             standardOutput: standardOutput,
@@ -257,10 +258,13 @@ package enum JoryioToolsCommand {
     /// the repository, then the shared checkout next to it.
     static let defaultSpecLocations = ["docs/spec/SPEC.md", "../shared/spec/SPEC.md"]
 
-    /// `check-rules`' second part: every `- **GAP-N` of the spec is named in `docs/decisions.md`.
+    /// `check-rules`' second and third parts, against the spec: every `- **GAP-N` of the spec is
+    /// named in `docs/decisions.md`, and every rule the spec defines has a line in `docs/rules.md`.
     /// Skipped, with one line on standard output, when no `--spec` was given and no default exists.
-    private static func checkGapDecisions(
+    private static func checkAgainstSpec(
         _ parsed: Arguments,
+        rules: String,
+        rulesPath: String,
         display: (String) -> String
     ) throws(ToolError) -> (standardOutput: String, report: [String]) {
         let specPath: String
@@ -284,18 +288,34 @@ package enum JoryioToolsCommand {
         guard !defined.isEmpty else {
             throw ToolError(.invalidInput, "\(specPath): no '- **GAP-N' items; is this the specification?")
         }
+        var standardOutput = ""
+        var report: [String] = []
         let missing = GapDecisions.missing(spec: spec, decisions: decisions)
-        guard !missing.isEmpty else {
-            return ("\(decisionsPath) names all \(defined.count) GAP ids of \(specPath).\n", [])
+        if missing.isEmpty {
+            standardOutput += "\(decisionsPath) names all \(defined.count) GAP ids of \(specPath).\n"
+        } else {
+            report += missing.map {
+                "\(specPath):\($0.line): error: \($0.id) is open in the spec but \(decisionsPath) does not name it\n"
+            }
+            report.append(
+                "error: \(missing.count) of \(defined.count) GAP ids of \(specPath) are not named in \(decisionsPath): "
+                    + "record each decision there with its GAP id\n"
+            )
         }
-        var report = missing.map {
-            "\(specPath):\($0.line): error: \($0.id) is open in the spec but \(decisionsPath) does not name it\n"
+        let specRules = SpecRules.defined(inSpec: spec)
+        let unlisted = SpecRules.missing(spec: spec, rules: rules)
+        if unlisted.isEmpty {
+            standardOutput += "\(rulesPath) has a line for all \(specRules.count) rules of \(specPath).\n"
+        } else {
+            report += unlisted.map {
+                "\(specPath):\($0.line): error: \($0.id) is a rule of the spec but \(rulesPath) has no line for it\n"
+            }
+            report.append(
+                "error: \(unlisted.count) of \(specRules.count) rules of \(specPath) have no line in \(rulesPath): "
+                    + "add '- **ID** <the rule in one sentence>. Tests: ...' (or why none can run here)\n"
+            )
         }
-        report.append(
-            "error: \(missing.count) of \(defined.count) GAP ids of \(specPath) are not named in \(decisionsPath): "
-                + "record each decision there with its GAP id\n"
-        )
-        return ("", report)
+        return (standardOutput, report)
     }
 
     private static func privacyManifest(

@@ -8,37 +8,11 @@
 /// heading, a bullet's lead-in or a sentence all count, since a decision may answer several GAPs.
 package enum GapDecisions {
     /// One GAP the spec defines.
-    package struct Gap: Sendable, Hashable {
-        /// The ID: `GAP-` and the number.
-        package var id: String
-        /// The 1-based line of the spec that defines it.
-        package var line: Int
-
-        /// Creates a GAP.
-        package init(id: String, line: Int) {
-            self.id = id
-            self.line = line
-        }
-    }
+    package typealias Gap = SpecRules.Item
 
     /// The GAPs `spec` defines, in order; a GAP defined twice is listed at its first line.
     package static func defined(inSpec spec: String) -> [Gap] {
-        var found: [Gap] = []
-        var seen: Set<String> = []
-        for (index, rawLine) in spec.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = rawLine.drop { $0 == " " || $0 == "\t" }
-            let opening = "- **GAP-"
-            guard line.hasPrefix(opening) else { continue }
-            let rest = line.dropFirst(opening.count)
-            let digits = rest.prefix { $0.isASCII && $0.isNumber }
-            let after = rest.dropFirst(digits.count).first
-            guard !digits.isEmpty, after == nil || after == " " || after == "*" else { continue }
-            let id = "GAP-" + digits
-            if seen.insert(id).inserted {
-                found.append(Gap(id: id, line: index + 1))
-            }
-        }
-        return found
+        SpecRules.defined(inSpec: spec, families: ["GAP"])
     }
 
     /// The GAP IDs `decisions` names anywhere.
