@@ -259,7 +259,7 @@ struct CommandTests {
             - **\(unlisted)** Has no line.
               - **\(nested)** Indented, and number 0.
             - **\(notAFamily)** Not a rule family.
-            - **\(gap) Open.** Decided and listed.
+            - **\(gap) Open.** Decided; a GAP needs no line in rules.md.
             See \(unlisted) in a sentence: defines nothing more.
 
             """
@@ -267,7 +267,7 @@ struct CommandTests {
             decisions: "- \(gap) decided.\n",
             spec: spec,
             specPath: "shared/spec/SPEC.md",
-            rules: "## \(gap)\n\n- **\(listed)** Summary. Tests: none.\n- A line citing \(nested) further on.\n"
+            rules: "- **\(listed)** Summary. Tests: none.\n- A line citing \(nested) further on.\n"
         )
         defer { try? FileManager.default.removeItem(at: parent) }
         let root = parent.appendingPathComponent("repo").path
@@ -279,17 +279,17 @@ struct CommandTests {
             output.standardError.split(separator: "\n").map(String.init) == [
                 "\(specPath):4: error: \(unlisted) is a rule of the spec but \(rules) has no line for it",
                 "\(specPath):5: error: \(nested) is a rule of the spec but \(rules) has no line for it",
-                "error: 2 of 4 rules of \(specPath) have no line in \(rules): "
+                "error: 2 of 3 rules of \(specPath) have no line in \(rules): "
                     + "add '- **ID** <the rule in one sentence>. Tests: ...' (or why none can run here)",
             ]
         )
 
         let complete = parent.appendingPathComponent("repo/docs/rules.md")
-        try "- **\(listed)** A. Tests: none.\n- **\(unlisted)** B.\n- **\(nested)** C.\n- **\(gap)** D.\n"
+        try "- **\(listed)** A. Tests: none.\n- **\(unlisted)** B.\n- **\(nested)** C.\n"
             .write(to: complete, atomically: true, encoding: .utf8)
         let passes = self.run(["check-rules", "--root", root])
         #expect(passes.exitCode == 0, "\(passes.standardError)")
-        #expect(passes.standardOutput.hasSuffix("\(rules) has a line for all 4 rules of \(specPath).\n"))
+        #expect(passes.standardOutput.hasSuffix("\(rules) has a line for all 3 rules of \(specPath).\n"))
     }
 
     @Test("check-rules skips the GAP check, saying so, when no spec exists; a --spec that does not exist exits 66")
