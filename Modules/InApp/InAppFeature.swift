@@ -222,10 +222,14 @@ package final class InAppFeature: EngineFeature {
         self.core.withLock { $0.attributes.clear() }
         switch change {
         case .identified(let previous, let current) where previous != current:
-            // Events held for the sync on the wire stay for the identify's sync when an anonymous
-            // visitor identifies (the same person, a common launch sequence), not for another user.
-            if previous != nil { self.core.withLock { $0.heldEvents = [] } }
-            self.feed { .userChanged(at: $0) }
+            // An anonymous visitor who identifies is the same person (a common launch sequence):
+            // the events held for the sync on the wire stay for the identify's sync, and a message
+            // waiting for its display delay or on screen stays (IDENT-19, INAPP-31 cancel only for
+            // "someone else"). Another user gets neither.
+            if previous != nil {
+                self.core.withLock { $0.heldEvents = [] }
+                self.feed { .userChanged(at: $0) }
+            }
             self.sync(.identify)
         case .identified:
             break

@@ -461,6 +461,25 @@ import Testing
         #expect(feature.reports.pending.isEmpty, "nor queued")
     }
 
+    @Test(
+        "IDENT-19 / INAPP-31: an anonymous visitor who identifies is not someone else: the message on screen stays and is reported"
+    )
+    func anonymousVisitorIdentifiesWhileShown() {
+        let platform = FakeInAppPlatform()
+        let transport = InAppFeatureTests.transport()
+        let sdk = TestSDK(transport: transport, features: .joryio(push: NoPushPlatform(), inApp: platform))
+        sdk.joryio.inAppPresenter = StubInAppPresenter()
+        sdk.start()
+        sdk.track(["Product Viewed"])
+        sdk.advance(to: 0.5)
+        #expect(platform.calls == ["present sale"])
+        sdk.joryio.identify("u1")
+        sdk.scheduler.runUntilIdle()
+        sdk.advance(to: 5)
+        #expect(platform.calls == ["present sale"], "not taken down")
+        #expect(self.reports(transport) == ["displayed"], "its dwell second passed and counted")
+    }
+
     @Test("INAPP-58: after a take-down the next message is presented; the presenter that showed it is the one asked")
     func nextMessageAfterTakeDown() async {
         let platform = FakeInAppPlatform()
