@@ -48,6 +48,7 @@ extension InAppFeature {
         let identity = self.context.identity()
         let request = InAppSyncRequest(identity: self.currentIdentity)
         let now = self.context.clock.now()
+        self.core.withLock { $0.attributes.syncRequested(at: now) }
         let credentials = self.dependencies.authorization.credentials(for: identity.userId)
         self.dependencies.logger.debug("syncing in-app campaigns (\(reason.rawValue))")
         self.dependencies.send(self.requests.sync(request, sentAt: now), credentials: credentials) { [self] answer in
@@ -78,6 +79,7 @@ extension InAppFeature {
             let (rules, held) = self.core.withLock { core -> (InAppContactRules, [String]) in
                 core.campaigns = answer.campaigns
                 if let rules = answer.contactRules { core.rules = rules }
+                if let snapshot = answer.attributes { core.attributes.replace(with: snapshot) }
                 defer { core.heldEvents = [] }
                 let recent = core.heldEvents.filter { now.timeIntervalSince($0.at) <= Self.heldEventMaxAge }
                 var names: [String] = []

@@ -285,10 +285,13 @@ package final class InAppFeature: EngineFeature {
     /// re-syncs (INAPP-11).
     package func attributesRecorded(_ changes: [(key: String, operation: AttributeWrite.Operation)]) {
         guard self.settings.config.enabled else { return }
-        let watched = self.core.withLock { core -> Bool in
-            let changed = core.attributes.apply(changes)
-            return !changed.isDisjoint(with: InAppTriggerMatcher.watchedAttributes(core.campaigns))
+        let now = self.context.clock.now()
+        let (changed, watched) = self.core.withLock { core -> (Set<String>, Bool) in
+            let changed = core.attributes.apply(changes, at: now)
+            return (changed, !changed.isDisjoint(with: InAppTriggerMatcher.watchedAttributes(core.campaigns)))
         }
+        // The thresholds the change meets fire now, on the campaigns the SDK has (INAPP-13).
+        if !changed.isEmpty { self.occurred(.attributes(changed)) }
         if watched { self.sync(.watchedAttribute) }
     }
 }

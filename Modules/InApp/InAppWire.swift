@@ -10,13 +10,23 @@ package struct InAppSyncAnswer: Sendable, Equatable {
     /// The contact rules; `nil` when the answer's `contactRules` was malformed (the caller keeps the
     /// rules it had, so a server bug never lifts them). Absent or `null` on the wire: ``InAppContactRules/none``.
     package var contactRules: InAppContactRules?
+    /// The person's numeric profile attributes as the server holds them (ATTR-17), for attribute
+    /// triggers; `nil` when the answer has none (an older server) or they were malformed, and the
+    /// SDK keeps the values it knows.
+    package var attributes: [String: Double]?
     /// One line per campaign (or rule set) left out, for the caller to log.
     package var problems: [InAppWireProblem]
 
     /// Creates an answer.
-    package init(campaigns: [InAppCampaign], contactRules: InAppContactRules?, problems: [InAppWireProblem] = []) {
+    package init(
+        campaigns: [InAppCampaign],
+        contactRules: InAppContactRules?,
+        attributes: [String: Double]? = nil,
+        problems: [InAppWireProblem] = []
+    ) {
         self.campaigns = campaigns
         self.contactRules = contactRules
+        self.attributes = attributes
         self.problems = problems
     }
 }
@@ -143,7 +153,34 @@ package enum InAppWire {
         case .success(let value): rules = value
         case .failure(let problem): problems.append(problem)
         }
-        return .success(InAppSyncAnswer(campaigns: campaigns, contactRules: rules, problems: problems))
+        var attributes: [String: Double]?
+        switch Self.decodeAttributes(body["attributes"]) {
+        case .success(let value): attributes = value
+        case .failure(let problem): problems.append(problem)
+        }
+        return .success(
+            InAppSyncAnswer(campaigns: campaigns, contactRules: rules, attributes: attributes, problems: problems)
+        )
+    }
+
+    /// The most profile attributes an answer's snapshot is read for.
+    package static let maxAttributes = 1_000
+
+    /// The profile snapshot (ATTR-17): absent or `null` is `nil` (keep what the SDK knows). Only
+    /// finite numbers are kept, since only they can meet a threshold; other values, keys of more
+    /// than 255 characters and keys beyond the first ``maxAttributes`` (in key order) are left out.
+    package static func decodeAttributes(_ value: JSONValue?) -> Result<[String: Double]?, InAppWireProblem> {
+        guard let value, !value.isNull else { return .success(nil) }
+        guard let object = value.objectValue else {
+            return .failure(InAppWireProblem("attributes is not an object; the attribute values the SDK knows stay"))
+        }
+        var attributes: [String: Double] = [:]
+        for key in object.keys.sorted().prefix(Self.maxAttributes) where !key.isEmpty && key.count <= 255 {
+            if let number = object[key]?.doubleValue, number.isFinite {
+                attributes[key] = number
+            }
+        }
+        return .success(attributes)
     }
 
     /// The workspace contact rules: absent or `null` is ``InAppContactRules/none``.

@@ -138,6 +138,27 @@ import Testing
         }
     }
 
+    @Test("ATTR-17: the profile snapshot: finite numbers kept; other values, long keys and keys past 1,000 left out")
+    func attributeSnapshot() {
+        #expect(self.answer(#"{"campaigns":[]}"#)?.attributes == nil, "an older server: keep what is known")
+        #expect(self.answer(#"{"campaigns":[],"attributes":null}"#)?.attributes == nil)
+        let long = String(repeating: "k", count: 256)
+        let answer = self.answer(
+            #"{"campaigns":[],"attributes":{"spend":120.5,"visits":7,"plan":"pro","vip":true,"x":null,"o":{},"\#(long)":1,"":2}}"#
+        )
+        #expect(answer?.attributes == ["spend": 120.5, "visits": 7])
+        #expect(answer?.problems.isEmpty == true)
+        for hostile in [#""x""#, "[1]", "3"] {
+            let bad = self.answer(#"{"campaigns":[],"attributes":\#(hostile)}"#)
+            #expect(bad?.attributes == nil, "\(hostile)")
+            #expect(
+                bad?.problems.map(\.reason) == ["attributes is not an object; the attribute values the SDK knows stay"]
+            )
+        }
+        let many = (0..<1_500).map { #""k\#($0)":\#($0)"# }.joined(separator: ",")
+        #expect(self.answer(#"{"campaigns":[],"attributes":{\#(many)}}"#)?.attributes?.count == InAppWire.maxAttributes)
+    }
+
     @Test("an answer without a campaigns array is unusable")
     func unusable() {
         for text in [#"{"success":true}"#, #"{"campaigns":{}}"#, #"[]"#, #""campaigns""#] {

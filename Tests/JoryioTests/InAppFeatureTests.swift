@@ -138,7 +138,7 @@ import Testing
         sdk.joryio.setAttribute("spend", value: 150)
         sdk.scheduler.runUntilIdle()
         #expect(self.syncs(transport) == 2, "spend is watched: a sync at once")
-        #expect(self.feature(sdk)?.offered == ["sale"], "the threshold fires on the change")
+        #expect(self.feature(sdk)?.offered == ["sale", "vip"], "the threshold fires on the change")
     }
 
     // INAPP-3 / INAPP-6: the app passes no token; the SDK attaches the campaign's own to every report.
@@ -682,5 +682,55 @@ private final class AppOwnPresenter: InAppMessagePresenter {
         #expect(platform.calls == ["present tap"])
         let syncs = transport.requests.filter { $0.url.path.hasSuffix("/v1/in-app/sync") }.count
         #expect(syncs == 3, "launch, then each tap syncs at once (INAPP-11)")
+    }
+}
+
+/// ATTR-17 through the SDK: attribute thresholds count from the server profile the sync answers.
+@Suite struct InAppServerAttributesTests {
+    static func answer(purchases: Int?) -> String {
+        let attributes = purchases.map { #","attributes":{"purchases":\#($0),"plan":"pro"}"# } ?? ""
+        return #"""
+            {"success":true,"campaigns":[
+              {"id":"loyal","type":"modal","deliveryToken":"tok-loyal","content":{"native":{"headline":"Thanks"}},
+               "triggers":[{"type":"attribute","key":"purchases","comparison":"gte","value":5}]}]\#(attributes)}
+            """#
+    }
+
+    private func sdk(purchases: Int?) -> TestSDK {
+        let transport = RespondingTransport { request in
+            request.url.path.hasSuffix("/v1/in-app/sync")
+                ? .success(.json(200, Self.answer(purchases: purchases))) : .success(.ok)
+        }
+        let sdk = TestSDK(transport: transport, features: .joryio(push: NoPushPlatform()))
+        sdk.start()
+        return sdk
+    }
+
+    @Test("ATTR-17: an increment counts from the server's value, which another device may have written")
+    func incrementFromTheServersValue() {
+        let sdk = self.sdk(purchases: 4)
+        sdk.joryio.incrementAttribute("purchases")
+        sdk.scheduler.runUntilIdle()
+        #expect(sdk.joryio.feature(InAppFeature.self)?.offered == ["loyal"], "4 on the server, +1 here: 5")
+
+        // An older server sends no snapshot: an increment of a value never set here stays unknown.
+        let older = self.sdk(purchases: nil)
+        older.joryio.incrementAttribute("purchases")
+        older.scheduler.runUntilIdle()
+        #expect(older.joryio.feature(InAppFeature.self)?.offered == [])
+    }
+
+    @Test("ATTR-17: the server profile is authoritative: a value this SDK wrote earlier gives way to it")
+    func serverWins() {
+        let sdk = self.sdk(purchases: 1)
+        sdk.joryio.setAttribute("purchases", value: 3)
+        sdk.scheduler.runUntilIdle()
+        // The next sync, minutes later, answers 1: another device set the counter after this write.
+        sdk.advance(to: 301)
+        sdk.joryio.applicationWillEnterForeground()
+        sdk.scheduler.runUntilIdle()
+        sdk.joryio.incrementAttribute("purchases", by: 3)
+        sdk.scheduler.runUntilIdle()
+        #expect(sdk.joryio.feature(InAppFeature.self)?.offered == [], "1 + 3 is 4, below 5; 3 + 3 would have fired")
     }
 }

@@ -255,7 +255,12 @@ class InAppStore:
 
     # sync
 
-    def sync(self, body: dict[str, Any], sdk_key: str) -> dict[str, Any]:
+    def sync(self, body: dict[str, Any], sdk_key: str,
+             profile_attributes: Optional[dict[str, Any]] = None) -> dict[str, Any]:
+        """The answer to a sync: the campaigns for this person, the contact rules, and the numeric
+        values of the person's profile attributes that the served campaigns' attribute triggers
+        name (ATTR-17: the device counts thresholds from the server's profile; nothing else of the
+        profile is sent to the device)."""
         user_id, anonymous_id = body.get("userId"), body.get("anonymousId")
         asker = {"userId": user_id, "anonymousId": anonymous_id, "sdkKey": sdk_key}
         campaigns = []
@@ -269,8 +274,13 @@ class InAppStore:
                 campaign["deliveryToken"] = token
                 campaign["deliveryTokenExpiresAt"] = _timestamp(expires)
             campaigns.append(campaign)
+        watched = {trigger["key"] for campaign in campaigns for trigger in campaign.get("triggers") or []
+                   if isinstance(trigger, dict) and trigger.get("type") == "attribute"
+                   and isinstance(trigger.get("key"), str)}
+        attributes = {key: value for key, value in (profile_attributes or {}).items()
+                      if key in watched and isinstance(value, (int, float)) and not isinstance(value, bool)}
         return {"success": True, "campaigns": campaigns, "contactRules": copy.deepcopy(self.contact_rules),
-                "serverTime": _timestamp(self.clock())}
+                "attributes": attributes, "serverTime": _timestamp(self.clock())}
 
     # reports
 
@@ -368,7 +378,9 @@ def check_form(body: Any) -> dict[str, Any]:
 def post_sync(request: Request) -> Response:
     body = check_sync(request.body)
     key = request.headers.get("x-joryio-sdk-key", "")
-    return Response(200, request.app.state.in_app_transaction(lambda store: store.sync(body, key)))
+    profile = request.app.state.profile(body.get("userId"), body.get("anonymousId"))
+    attributes = profile["attributes"] if profile is not None else {}
+    return Response(200, request.app.state.in_app_transaction(lambda store: store.sync(body, key, attributes)))
 
 
 def post_track(request: Request) -> Response:

@@ -15,7 +15,7 @@ from typing import Any
 from joryio_sandbox.server import Config
 from joryio_sandbox import inapp
 
-from .support import KEY, SENT_AT, TIMESTAMP, SandboxProcess, SandboxTestCase, Client
+from .support import KEY, SENT_AT, TIMESTAMP, SandboxProcess, SandboxTestCase, Client, make_op
 
 SYNC = "/api/v1/in-app/sync"
 TRACK = "/api/v1/in-app/track"
@@ -129,6 +129,21 @@ class SyncTests(InAppTestCase):
         rules = {"maxImpressions": 3, "window": 86400, "minDelayBetweenMessages": 60}
         self.client.control("POST", "in-app/contact-rules", {"contactRules": rules})
         self.assertEqual(self.sync()["contactRules"], rules)
+
+    def test_the_watched_numeric_attributes_of_the_profile_are_served(self):
+        # ATTR-17: the device counts thresholds from the server's profile; only the numbers the
+        # served campaigns' attribute triggers name leave the server.
+        self.assertEqual(self.sync()["attributes"], {})
+        self.put(campaign("vip", triggers=[{"type": "attribute", "key": "spend", "comparison": "gte", "value": 100},
+                                           {"type": "attribute", "key": "plan", "comparison": "eq", "value": 1},
+                                           {"type": "event", "name": "spend"}]))
+        reply = self.client.post_attributes([
+            make_op("w1", "set", "spend", value=90), make_op("w2", "increment", "spend", by=5),
+            make_op("w3", "set", "plan", value="pro"), make_op("w4", "set", "email", value="a@example.com"),
+            make_op("w5", "set", "visits", value=3)])
+        self.assertEqual(reply.status, 200, reply.raw)
+        self.assertEqual(self.sync()["attributes"], {"spend": 95})
+        self.assertEqual(self.sync(anonymousId="someone-else")["attributes"], {})
 
     def test_a_malformed_campaign_is_served_as_given(self):
         self.put({"id": "bad", "type": "hologram", "content": 7})
