@@ -49,6 +49,10 @@ package struct FeatureContext: Sendable {
         @Sendable (_ changes: [(key: String, operation: AttributeWrite.Operation)]) -> Void = {
             _ in
         }
+    /// The attribute writes the server has not confirmed yet, of every identity, oldest first (the
+    /// attributes feature's queue, the batch on the wire included): what may override a server
+    /// profile snapshot locally (ATTR-17).
+    package var unconfirmedAttributes: @Sendable () -> [AttributeWrite] = { [] }
     /// Every finished request reports here: `nil` for a success (BATCH-16, AUTH-9).
     package var requestFinished: @Sendable (JoryioTransportError?) -> Void
     /// Whether events wait on the device (stored or about to be).

@@ -48,7 +48,6 @@ extension InAppFeature {
         let identity = self.context.identity()
         let request = InAppSyncRequest(identity: self.currentIdentity)
         let now = self.context.clock.now()
-        self.core.withLock { $0.attributes.syncRequested(at: now) }
         let credentials = self.dependencies.authorization.credentials(for: identity.userId)
         self.dependencies.logger.debug("syncing in-app campaigns (\(reason.rawValue))")
         self.dependencies.send(self.requests.sync(request, sentAt: now), credentials: credentials) { [self] answer in
@@ -76,10 +75,25 @@ extension InAppFeature {
                 return
             }
             let now = self.context.clock.now()
+            // The writes of this person the server has not confirmed override its snapshot (ATTR-17):
+            // the user's, and those made anonymously on the current anonymous id (the same person).
+            let unconfirmed =
+                answer.attributes == nil
+                ? []
+                : self.context.unconfirmedAttributes().filter { write in
+                    (current.userId != nil && write.userId == current.userId)
+                        || (write.userId == nil && write.anonymousId == current.anonymousId)
+                }
+            var reached: Set<String> = []
             let (rules, held) = self.core.withLock { core -> (InAppContactRules, [String]) in
                 core.campaigns = answer.campaigns
                 if let rules = answer.contactRules { core.rules = rules }
-                if let snapshot = answer.attributes { core.attributes.replace(with: snapshot) }
+                if let snapshot = answer.attributes {
+                    reached = core.attributes.replace(
+                        with: snapshot,
+                        unconfirmed: unconfirmed.map { ($0.key, $0.operation) }
+                    )
+                }
                 defer { core.heldEvents = [] }
                 let recent = core.heldEvents.filter { now.timeIntervalSince($0.at) <= Self.heldEventMaxAge }
                 var names: [String] = []
@@ -91,6 +105,7 @@ extension InAppFeature {
             self.feed { .contactRules(rules, at: $0) }
             logger.debug("in-app sync: \(answer.campaigns.count) campaigns")
             self.occurred(.synced)
+            if !reached.isEmpty { self.occurred(.attributes(reached)) }
             for name in held {
                 logger.debug(
                     "in-app: \"\(String(name.prefix(64)))\", tracked while the sync was on the wire, checked now"

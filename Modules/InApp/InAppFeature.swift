@@ -219,7 +219,9 @@ package final class InAppFeature: EngineFeature {
     /// Identify and reset re-sync at once (INAPP-11, INAPP-54); what was known about the person's
     /// attributes belonged to the previous person.
     package func identityChanged(_ change: IdentityChange) {
-        self.core.withLock { $0.attributes.clear() }
+        // What was known of the attributes belonged to the person before (kept when an anonymous
+        // visitor identifies: the same person; the identify's sync brings the profile's snapshot).
+        if Self.isAnotherPerson(change) { self.core.withLock { $0.attributes.clear() } }
         switch change {
         case .identified(let previous, let current) where previous != current:
             // An anonymous visitor who identifies is the same person (a common launch sequence):
@@ -243,6 +245,15 @@ package final class InAppFeature: EngineFeature {
             self.core.withLock { $0.heldEvents = [] }
             self.feed { .userChanged(at: $0) }
             self.feed { .clearHistory(at: $0) }
+        }
+    }
+
+    /// Whether `change` leaves another person: an identify of another user, `reset()`, `wipeData()`;
+    /// not an anonymous visitor's identify, nor the same user identified again.
+    private static func isAnotherPerson(_ change: IdentityChange) -> Bool {
+        switch change {
+        case .identified(let previous, let current): previous != nil && previous != current
+        case .reset, .wiped: true
         }
     }
 
@@ -285,10 +296,12 @@ package final class InAppFeature: EngineFeature {
     /// re-syncs (INAPP-11).
     package func attributesRecorded(_ changes: [(key: String, operation: AttributeWrite.Operation)]) {
         guard self.settings.config.enabled else { return }
-        let now = self.context.clock.now()
         let (changed, watched) = self.core.withLock { core -> (Set<String>, Bool) in
-            let changed = core.attributes.apply(changes, at: now)
-            return (changed, !changed.isDisjoint(with: InAppTriggerMatcher.watchedAttributes(core.campaigns)))
+            let changed = core.attributes.apply(changes)
+            // A write to a watched key re-syncs even when its value here is unknown (an increment of
+            // a value the server holds): the answer's snapshot counts it (ATTR-17, ATTR-18).
+            let written = Set(changes.map(\.key))
+            return (changed, !written.isDisjoint(with: InAppTriggerMatcher.watchedAttributes(core.campaigns)))
         }
         // The thresholds the change meets fire now, on the campaigns the SDK has (INAPP-13).
         if !changed.isEmpty { self.occurred(.attributes(changed)) }

@@ -15,83 +15,43 @@ package enum InAppOccurrence: Sendable, Equatable {
     case attributes(Set<String>)
 }
 
-/// The numeric attribute values attribute thresholds compare with (INAPP-13, ATTR-17): the server
-/// profile's snapshot from the last sync (authoritative), overlaid by the writes this SDK recorded
-/// that the snapshot may not hold yet.
+/// The numeric attribute values attribute thresholds compare with (INAPP-13, ATTR-17).
 ///
 /// A set of a number stores it; an increment adds to a known value (an increment of a value nobody
-/// reported is unknown: the server holds the base); an unset or a non-numeric set forgets it.
-///
-/// Laid over a snapshot: every write recorded after its sync's request was built, and the sets and
-/// unsets of the ``recentWindow`` before it (the attribute channel sends at once, ATTR-9, but its
-/// request may reach the server after the sync's, as when a watched attribute's change syncs,
-/// INAPP-11; a set applied twice is the same value). An increment recorded before the request is
-/// taken as counted, so none is ever counted twice; one the snapshot missed shows with the next
-/// sync. Kept per person: cleared on identify of another user, reset and wipe. An answer without a
-/// snapshot (an older server) leaves the values as they are.
+/// reported is unknown: the server holds the base); an unset or a non-numeric set forgets it. A
+/// sync's snapshot of the server profile replaces the values, and the writes the server has not
+/// confirmed yet are laid over it (``replace(with:unconfirmed:)``). Kept per person: cleared on
+/// identify of another user, reset and wipe.
 package struct InAppAttributes: Sendable, Equatable {
     /// Key → value.
     package private(set) var values: [String: Double] = [:]
-    /// Writes that a snapshot may not hold yet, oldest first (at most ``maxRecentWrites``).
-    private var recent: [Write] = []
-    /// How many writes were ever recorded; the number of the next one.
-    private var written = 0
-    /// ``written`` when the last sync's request was built.
-    private var writtenAtRequest = 0
-
-    /// How long before a sync's request a set or unset is still laid over its snapshot.
-    package static let recentWindow: TimeInterval = 10
-    /// The most writes kept for laying over the next snapshot.
-    package static let maxRecentWrites = 1_000
-
-    private struct Write: Sendable, Equatable {
-        var number: Int
-        var at: Date
-        var key: String
-        var operation: AttributeWrite.Operation
-    }
 
     /// No values.
     package init() {}
 
-    /// Applies `changes`, recorded at `now`; returns the keys whose value changed.
-    package mutating func apply(
-        _ changes: [(key: String, operation: AttributeWrite.Operation)],
-        at now: Date
+    /// Applies `changes`; returns the keys whose value changed.
+    package mutating func apply(_ changes: [(key: String, operation: AttributeWrite.Operation)]) -> Set<String> {
+        Self.apply(changes, to: &self.values)
+    }
+
+    /// The server profile's `snapshot` (authoritative, ATTR-17) with the `unconfirmed` writes, in
+    /// order, laid over it. Returns the keys the unconfirmed writes leave at another value than
+    /// before: a write this person made, now counted from the server's base, may meet a threshold.
+    package mutating func replace(
+        with snapshot: [String: Double],
+        unconfirmed: [(key: String, operation: AttributeWrite.Operation)]
     ) -> Set<String> {
-        for change in changes {
-            self.recent.append(Write(number: self.written, at: now, key: change.key, operation: change.operation))
-            self.written += 1
-        }
-        if self.recent.count > Self.maxRecentWrites {
-            self.recent.removeFirst(self.recent.count - Self.maxRecentWrites)
-        }
-        return Self.apply(changes, to: &self.values)
-    }
-
-    /// A sync's request is being built at `now`.
-    package mutating func syncRequested(at now: Date) {
-        self.writtenAtRequest = self.written
-        self.recent.removeAll { now.timeIntervalSince($0.at) > Self.recentWindow }
-    }
-
-    /// A sync answered with the server's `snapshot`: it replaces the values, with the writes it may
-    /// not hold laid over it. Triggers nothing (no write happened now).
-    package mutating func replace(with snapshot: [String: Double]) {
         var values = snapshot.filter { $0.value.isFinite }
-        let overlay = self.recent.filter { write in
-            if case .increment = write.operation { return write.number >= self.writtenAtRequest }
-            return true
-        }
-        _ = Self.apply(overlay.map { ($0.key, $0.operation) }, to: &values)
+        _ = Self.apply(unconfirmed, to: &values)
+        let touched = Set(unconfirmed.map(\.key))
+        let changed = touched.filter { values[$0] != self.values[$0] }
         self.values = values
+        return changed
     }
 
     /// Forgets everything (identify of another user, reset, wipe).
     package mutating func clear() {
         self.values = [:]
-        self.recent = []
-        self.writtenAtRequest = self.written
     }
 
     private static func apply(

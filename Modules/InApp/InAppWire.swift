@@ -167,20 +167,18 @@ package enum InAppWire {
     package static let maxAttributes = 1_000
 
     /// The profile snapshot (ATTR-17): absent or `null` is `nil` (keep what the SDK knows). Only
-    /// finite numbers are kept, since only they can meet a threshold; other values, keys of more
-    /// than 255 characters and keys beyond the first ``maxAttributes`` (in key order) are left out.
+    /// finite numbers under keys of 1 … 255 characters are kept, since only they can meet a
+    /// threshold; of those, the first ``maxAttributes`` in key order.
     package static func decodeAttributes(_ value: JSONValue?) -> Result<[String: Double]?, InAppWireProblem> {
         guard let value, !value.isNull else { return .success(nil) }
         guard let object = value.objectValue else {
             return .failure(InAppWireProblem("attributes is not an object; the attribute values the SDK knows stay"))
         }
-        var attributes: [String: Double] = [:]
-        for key in object.keys.sorted().prefix(Self.maxAttributes) where !key.isEmpty && key.count <= 255 {
-            if let number = object[key]?.doubleValue, number.isFinite {
-                attributes[key] = number
-            }
+        let numbers = object.compactMap { key, value -> (String, Double)? in
+            guard !key.isEmpty, key.count <= 255, let number = value.doubleValue, number.isFinite else { return nil }
+            return (key, number)
         }
-        return .success(attributes)
+        return .success(Dictionary(numbers.sorted { $0.0 < $1.0 }.prefix(Self.maxAttributes)) { first, _ in first })
     }
 
     /// The workspace contact rules: absent or `null` is ``InAppContactRules/none``.

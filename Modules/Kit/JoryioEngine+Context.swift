@@ -53,6 +53,10 @@ extension JoryioEngine {
         context.attributesRecorded = { changes in
             reference.engine?.features.each { $0.attributesRecorded(changes) }
         }
+        context.unconfirmedAttributes = {
+            guard let queue = reference.engine?.features.first(AttributesFeature.self)?.channel.queue else { return [] }
+            return queue.batches.flatMap(\.writes) + queue.waiting
+        }
         context.recordAttributes = { changes, timestamp in
             reference.engine?.features.first(AttributesFeature.self)?.record(changes, timestamp: timestamp)
         }

@@ -23,8 +23,6 @@ import Testing
         campaign("both", [.event(name: "Added to Cart"), .onSync], priority: 5),
     ]
 
-    let t0 = Date(timeIntervalSince1970: 1_767_225_600)
-
     private func ids(_ occurrence: InAppOccurrence, _ attributes: InAppAttributes = InAppAttributes()) -> [String] {
         InAppTriggerMatcher.triggered(by: occurrence, in: self.campaigns, attributes: attributes).map(\.id)
     }
@@ -41,12 +39,12 @@ import Testing
     @Test("INAPP-13: an attribute threshold fires when its key changes to a value that satisfies it")
     func attributeThresholds() {
         var attributes = InAppAttributes()
-        var changed = attributes.apply([(key: "spend", operation: .set(.int(60)))], at: self.t0)
+        var changed = attributes.apply([(key: "spend", operation: .set(.int(60)))])
         #expect(self.ids(.attributes(changed), attributes).isEmpty)
-        changed = attributes.apply([(key: "spend", operation: .increment(40))], at: self.t0)
+        changed = attributes.apply([(key: "spend", operation: .increment(40))])
         #expect(attributes.values["spend"] == 100)
         #expect(self.ids(.attributes(changed), attributes) == ["vip"])
-        changed = attributes.apply([(key: "other", operation: .set(.int(1)))], at: self.t0)
+        changed = attributes.apply([(key: "other", operation: .set(.int(1)))])
         #expect(self.ids(.attributes(changed), attributes).isEmpty, "only a change of the watched key fires")
         #expect(InAppTriggerMatcher.watchedAttributes(self.campaigns) == ["spend"])
     }
@@ -65,14 +63,14 @@ import Testing
     @Test("attribute values: increments need a known base; strings, NaN and unset forget; clear empties")
     func attributeValues() {
         var attributes = InAppAttributes()
-        #expect(attributes.apply([(key: "a", operation: .increment(5))], at: self.t0).isEmpty)
+        #expect(attributes.apply([(key: "a", operation: .increment(5))]).isEmpty)
         #expect(attributes.values["a"] == nil)
-        _ = attributes.apply([(key: "a", operation: .set(.double(1.5)))], at: self.t0)
-        #expect(attributes.apply([(key: "a", operation: .set(.string("x")))], at: self.t0) == ["a"])
+        _ = attributes.apply([(key: "a", operation: .set(.double(1.5)))])
+        #expect(attributes.apply([(key: "a", operation: .set(.string("x")))]) == ["a"])
         #expect(attributes.values["a"] == nil)
-        _ = attributes.apply([(key: "b", operation: .set(.int(2)))], at: self.t0)
-        #expect(attributes.apply([(key: "b", operation: .unset)], at: self.t0) == ["b"])
-        _ = attributes.apply([(key: "c", operation: .set(.int(2)))], at: self.t0)
+        _ = attributes.apply([(key: "b", operation: .set(.int(2)))])
+        #expect(attributes.apply([(key: "b", operation: .unset)]) == ["b"])
+        _ = attributes.apply([(key: "c", operation: .set(.int(2)))])
         attributes.clear()
         #expect(attributes.values.isEmpty)
     }
@@ -97,73 +95,47 @@ import Testing
     }
 }
 
-/// ATTR-17: the server profile's snapshot is authoritative; only what it may not hold yet is laid
-/// over it.
+/// ATTR-17: the server profile's snapshot is authoritative; only the writes it has not confirmed
+/// are laid over it.
 @Suite struct InAppAttributeSnapshotTests {
-    let t0 = Date(timeIntervalSince1970: 1_767_225_600)
-
-    private func write(
-        _ attributes: inout InAppAttributes,
-        _ key: String,
-        _ operation: AttributeWrite.Operation,
-        at seconds: TimeInterval
-    ) -> Set<String> {
-        attributes.apply([(key: key, operation: operation)], at: self.t0 + seconds)
-    }
-
     @Test("ATTR-17: the snapshot replaces what this SDK knew; an increment then counts from the server's value")
     func snapshotIsTheBase() {
         var attributes = InAppAttributes()
-        #expect(self.write(&attributes, "purchases", .increment(1), at: 0).isEmpty, "no base yet")
-        _ = self.write(&attributes, "spend", .set(.int(10)), at: 0)
-        attributes.syncRequested(at: self.t0 + 60)
-        attributes.replace(with: ["purchases": 4, "spend": 250, "tier": 2, "bad": .infinity])
+        #expect(attributes.apply([(key: "purchases", operation: .increment(1))]).isEmpty, "no base yet")
+        _ = attributes.apply([(key: "spend", operation: .set(.int(10)))])
+        let reached = attributes.replace(
+            with: ["purchases": 4, "spend": 250, "tier": 2, "bad": .infinity],
+            unconfirmed: []
+        )
+        #expect(reached.isEmpty, "a snapshot alone is no write")
         #expect(attributes.values == ["purchases": 4, "spend": 250, "tier": 2], "another device's writes win")
-        #expect(self.write(&attributes, "purchases", .increment(1), at: 61) == ["purchases"])
+        #expect(attributes.apply([(key: "purchases", operation: .increment(1))]) == ["purchases"])
         #expect(attributes.values["purchases"] == 5)
     }
 
-    @Test("ATTR-17: writes after the request are laid over the snapshot; an increment before it never counts twice")
-    func overlay() {
+    @Test("ATTR-17: unconfirmed writes override the snapshot, in order; the keys they move are returned")
+    func unconfirmedOverride() {
         var attributes = InAppAttributes()
-        attributes.replace(with: ["visits": 1])
-        _ = self.write(&attributes, "visits", .increment(1), at: 0)  // the increment that syncs (INAPP-11)
-        _ = self.write(&attributes, "plan", .set(.int(3)), at: 0)
-        attributes.syncRequested(at: self.t0)
-        _ = self.write(&attributes, "visits", .increment(5), at: 1)  // while the sync is on the wire
-        _ = self.write(&attributes, "seats", .set(.int(9)), at: 1)
-
-        // The server had the first increment but not the set of plan (its request came second).
-        attributes.replace(with: ["visits": 2])
-        #expect(attributes.values == ["visits": 7, "plan": 3, "seats": 9])
-
-        // Had the server not had that increment yet, the value lags by it until the next sync.
-        var lagging = InAppAttributes()
-        _ = self.write(&lagging, "visits", .increment(1), at: 0)
-        lagging.syncRequested(at: self.t0)
-        lagging.replace(with: ["visits": 1])
-        #expect(lagging.values == ["visits": 1])
+        _ = attributes.apply([(key: "visits", operation: .increment(1))])  // unknown here: no base
+        let reached = attributes.replace(
+            with: ["visits": 4, "plan": 1, "seats": 2],
+            unconfirmed: [
+                (key: "visits", operation: .increment(1)), (key: "plan", operation: .set(.int(3))),
+                (key: "plan", operation: .increment(1)), (key: "seats", operation: .unset),
+                (key: "new", operation: .increment(2)),
+            ]
+        )
+        #expect(attributes.values == ["visits": 5, "plan": 4])
+        #expect(reached == ["visits", "plan"], "seats was unknown here before, new stays unknown")
     }
 
-    @Test("ATTR-17: a set or unset older than the window before the request is taken as held by the snapshot")
-    func window() {
-        var attributes = InAppAttributes()
-        _ = self.write(&attributes, "plan", .set(.int(1)), at: 0)
-        _ = self.write(&attributes, "gone", .set(.int(1)), at: 0)
-        _ = self.write(&attributes, "gone", .unset, at: 95)
-        attributes.syncRequested(at: self.t0 + 100)
-        attributes.replace(with: ["plan": 2, "gone": 5])
-        // The set 100 s before is the server's to answer; the unset 5 s before holds.
-        #expect(attributes.values == ["plan": 2])
-    }
-
-    @Test("ATTR-17: clear() forgets the writes too; a snapshot after it holds only the server's values")
+    @Test("ATTR-17: clear() forgets the values; a snapshot after it holds only the server's values")
     func clearForgets() {
         var attributes = InAppAttributes()
-        _ = self.write(&attributes, "a", .set(.int(1)), at: 0)
+        _ = attributes.apply([(key: "a", operation: .set(.int(1)))])
         attributes.clear()
-        attributes.syncRequested(at: self.t0 + 1)
-        attributes.replace(with: ["b": 2])
+        #expect(attributes.values.isEmpty)
+        _ = attributes.replace(with: ["b": 2], unconfirmed: [])
         #expect(attributes.values == ["b": 2])
     }
 }

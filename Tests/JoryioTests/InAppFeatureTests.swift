@@ -696,10 +696,21 @@ private final class AppOwnPresenter: InAppMessagePresenter {
             """#
     }
 
-    private func sdk(purchases: Int?) -> TestSDK {
+    /// `purchases` from the second sync on when `fromSecondSync` (the first answer has no snapshot).
+    private func sdk(purchases: Int?, attributesFail: Bool = false, fromSecondSync: Bool = false) -> TestSDK {
+        let syncs = Locked(0)
         let transport = RespondingTransport { request in
-            request.url.path.hasSuffix("/v1/in-app/sync")
-                ? .success(.json(200, Self.answer(purchases: purchases))) : .success(.ok)
+            if request.url.path.hasSuffix("/v1/in-app/sync") {
+                let count = syncs.withLock {
+                    $0 += 1; return $0
+                }
+                let served = fromSecondSync && count == 1 ? nil : purchases
+                return .success(.json(200, Self.answer(purchases: served)))
+            }
+            if attributesFail, request.url.path.hasSuffix("/v1/attributes") {
+                return .success(.json(500, #"{"success":false,"error":"internal"}"#))
+            }
+            return .success(.ok)
         }
         let sdk = TestSDK(transport: transport, features: .joryio(push: NoPushPlatform()))
         sdk.start()
@@ -718,6 +729,19 @@ private final class AppOwnPresenter: InAppMessagePresenter {
         older.joryio.incrementAttribute("purchases")
         older.scheduler.runUntilIdle()
         #expect(older.joryio.feature(InAppFeature.self)?.offered == [])
+    }
+
+    @Test(
+        "ATTR-17 / ATTR-18: an increment the server has not confirmed counts on top of its snapshot and fires the threshold"
+    )
+    func unconfirmedIncrementOnTheSnapshot() {
+        // The launch's answer has no snapshot: the base is unknown here when the app increments.
+        let sdk = self.sdk(purchases: 3, attributesFail: true, fromSecondSync: true)
+        let feature = sdk.joryio.feature(InAppFeature.self)
+        // Unconfirmed (the attributes endpoint fails): the watched key re-syncs, the snapshot says 3.
+        sdk.joryio.incrementAttribute("purchases", by: 2)
+        sdk.scheduler.runUntilIdle()
+        #expect(feature?.offered == ["loyal"], "3 on the server + 2 not yet confirmed: 5")
     }
 
     @Test("ATTR-17: the server profile is authoritative: a value this SDK wrote earlier gives way to it")

@@ -278,7 +278,7 @@ class InAppStore:
                    if isinstance(trigger, dict) and trigger.get("type") == "attribute"
                    and isinstance(trigger.get("key"), str)}
         attributes = {key: value for key, value in (profile_attributes or {}).items()
-                      if key in watched and isinstance(value, (int, float)) and not isinstance(value, bool)}
+                      if key in watched and _is_finite_number(value)}
         return {"success": True, "campaigns": campaigns, "contactRules": copy.deepcopy(self.contact_rules),
                 "attributes": attributes, "serverTime": _timestamp(self.clock())}
 
@@ -315,6 +315,16 @@ def _timestamp(seconds: float) -> str:
 
 
 # -- request checks ---------------------------------------------------------------
+
+def _is_finite_number(value: Any) -> bool:
+    """A JSON number a device can read as a finite double (two huge increments can sum to inf)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
+
 
 def check_sync(body: Any) -> dict[str, Any]:
     """An object with `sentAt` (400 invalid_body), then the identity, the

@@ -144,6 +144,10 @@ class SyncTests(InAppTestCase):
         self.assertEqual(reply.status, 200, reply.raw)
         self.assertEqual(self.sync()["attributes"], {"spend": 95})
         self.assertEqual(self.sync(anonymousId="someone-else")["attributes"], {})
+        # Two finite increments whose sum is not: the answer leaves the key out rather than failing.
+        self.client.post_attributes([make_op("w6", "increment", "spend", by=1.7e308),
+                                     make_op("w7", "increment", "spend", by=1.7e308)], idempotency_key="k1")
+        self.assertEqual(self.sync()["attributes"], {})
 
     def test_a_malformed_campaign_is_served_as_given(self):
         self.put({"id": "bad", "type": "hologram", "content": 7})
