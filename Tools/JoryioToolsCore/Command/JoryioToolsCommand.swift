@@ -291,31 +291,43 @@ package enum JoryioToolsCommand {
         }
         var standardOutput = ""
         var report: [String] = []
-        let missing = GapDecisions.missing(spec: spec, decisions: decisions)
-        if missing.isEmpty {
-            standardOutput += "\(decisionsPath) names all \(defined.count) GAP ids of \(specPath).\n"
-        } else {
-            report += missing.map {
-                "\(specPath):\($0.line): error: \($0.id) is open in the spec but \(decisionsPath) does not name it\n"
+        // One check per list: the items the spec defines that `present` lacks, each at its line.
+        func check(
+            _ items: [SpecRules.Item],
+            present: Set<String>,
+            passed: String,
+            absent: String,
+            summary: (_ missing: Int) -> String
+        ) {
+            let missing = items.filter { !present.contains($0.id) }
+            guard !missing.isEmpty else {
+                standardOutput += passed + "\n"
+                return
             }
-            report.append(
-                "error: \(missing.count) of \(defined.count) GAP ids of \(specPath) are not named in \(decisionsPath): "
-                    + "record each decision there with its GAP id\n"
-            )
+            report += missing.map { "\(specPath):\($0.line): error: \($0.id) \(absent)\n" }
+            report.append("error: " + summary(missing.count) + "\n")
         }
+        check(
+            defined,
+            present: GapDecisions.named(inDecisions: decisions),
+            passed: "\(decisionsPath) names all \(defined.count) GAP ids of \(specPath).",
+            absent: "is open in the spec but \(decisionsPath) does not name it",
+            summary: {
+                "\($0) of \(defined.count) GAP ids of \(specPath) are not named in \(decisionsPath): "
+                    + "record each decision there with its GAP id"
+            }
+        )
         let specRules = SpecRules.defined(inSpec: spec, families: SpecRules.ruleFamilies)
-        let unlisted = SpecRules.missing(spec: spec, rules: rules)
-        if unlisted.isEmpty {
-            standardOutput += "\(rulesPath) has a line for all \(specRules.count) rules of \(specPath).\n"
-        } else {
-            report += unlisted.map {
-                "\(specPath):\($0.line): error: \($0.id) is a rule of the spec but \(rulesPath) has no line for it\n"
+        check(
+            specRules,
+            present: RuleCitations.documentedIDs(inRules: rules),
+            passed: "\(rulesPath) has a line for all \(specRules.count) rules of \(specPath).",
+            absent: "is a rule of the spec but \(rulesPath) has no line for it",
+            summary: {
+                "\($0) of \(specRules.count) rules of \(specPath) have no line in \(rulesPath): "
+                    + "add '- **ID** <the rule in one sentence>. Tests: ...' (or why none can run here)"
             }
-            report.append(
-                "error: \(unlisted.count) of \(specRules.count) rules of \(specPath) have no line in \(rulesPath): "
-                    + "add '- **ID** <the rule in one sentence>. Tests: ...' (or why none can run here)\n"
-            )
-        }
+        )
         return (standardOutput, report)
     }
 

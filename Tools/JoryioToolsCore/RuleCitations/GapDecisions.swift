@@ -1,5 +1,5 @@
-/// The open questions of the specification (`GAP-n`, SPEC §6) and which of them `docs/decisions.md`
-/// does not name: the project rule is that every decision the spec leaves open is recorded there
+/// The open questions of the specification (`GAP-n`, SPEC §6) and the ones `docs/decisions.md`
+/// names: the project rule is that every decision the spec leaves open is recorded there
 /// with its GAP id.
 ///
 /// A GAP is **defined** by a list item of the spec that opens with it in bold, with its title or
@@ -18,12 +18,5 @@ package enum GapDecisions {
     /// The GAP IDs `decisions` names anywhere.
     package static func named(inDecisions decisions: String) -> Set<String> {
         Set(RuleCitations.citations(in: decisions, path: "", families: ["GAP"]).map(\.id))
-    }
-
-    /// The GAPs `spec` defines that `decisions` never names, in the spec's order. Empty when every
-    /// one is named.
-    package static func missing(spec: String, decisions: String) -> [Gap] {
-        let named = self.named(inDecisions: decisions)
-        return self.defined(inSpec: spec).filter { !named.contains($0.id) }
     }
 }

@@ -1,4 +1,4 @@
-/// The rules the specification defines and which of them `docs/rules.md` has no line for: every
+/// The rules the specification defines (`check-rules` asks `docs/rules.md` for a line for each): every
 /// rule of the spec is meant to be resolvable in the repository, with the tests that pin it (or the
 /// reason none can run here).
 ///
@@ -49,12 +49,5 @@ package enum SpecRules {
             }
         }
         return found
-    }
-
-    /// The rules of ``ruleFamilies`` that `spec` defines and `rules` (the text of `docs/rules.md`)
-    /// has no line for, in the spec's order. Empty when every one has a line.
-    package static func missing(spec: String, rules: String) -> [Item] {
-        let listed = RuleCitations.documentedIDs(inRules: rules)
-        return self.defined(inSpec: spec, families: self.ruleFamilies).filter { !listed.contains($0.id) }
     }
 }
