@@ -43,11 +43,16 @@ package final class InAppFeature: EngineFeature {
         var policy: InAppSyncPolicy
         var attributes = InAppAttributes()
         var campaigns: [InAppCampaign] = [] {
-            didSet { self.eventNames = InAppTriggerMatcher.eventNames(self.campaigns) }
+            didSet {
+                self.eventNames = InAppTriggerMatcher.eventNames(self.campaigns)
+                self.watchedAttributes = InAppTriggerMatcher.watchedAttributes(self.campaigns)
+            }
         }
         /// The event names the campaigns' triggers name: an event with another name (most of them)
         /// triggers nothing, which one set lookup answers on the engine's hot path.
         var eventNames: Set<String> = []
+        /// The attribute keys the campaigns' triggers name, for the same reason on attribute writes.
+        var watchedAttributes: Set<String> = []
         /// Events that triggered nothing while a sync was on the wire (oldest first, at most
         /// ``InAppFeature/heldEventLimit``): the answer may bring the campaigns they trigger.
         var heldEvents: [(name: String, at: Date)] = []
@@ -159,12 +164,13 @@ package final class InAppFeature: EngineFeature {
 
     /// An event may trigger campaigns (INAPP-13).
     package func eventTracked(_ name: String) {
-        let (triggers, syncing) = self.core.withLock { ($0.eventNames.contains(name), $0.syncing) }
-        if triggers {
-            self.occurred(.event(name))
-        } else if syncing {
-            self.hold(name)
+        let now = self.context.clock.now()
+        let triggers = self.core.withLock { core -> Bool in
+            if core.eventNames.contains(name) { return true }
+            if core.syncing { Self.hold(name, at: now, in: &core) }
+            return false
         }
+        if triggers { self.occurred(.event(name)) }
     }
 
     /// At most this many events are held while a sync is on the wire (GAP-39).
@@ -175,12 +181,9 @@ package final class InAppFeature: EngineFeature {
     /// Keeps `name`, which triggered nothing, until the sync on the wire answers: an event tracked in
     /// the first moments after launch (or after an identify) still triggers the campaigns that
     /// answer brings.
-    private func hold(_ name: String) {
-        let now = self.context.clock.now()
-        self.core.withLock { core in
-            core.heldEvents.append((name, now))
-            if core.heldEvents.count > Self.heldEventLimit { core.heldEvents.removeFirst() }
-        }
+    private static func hold(_ name: String, at now: Date, in core: inout Core) {
+        core.heldEvents.append((name, now))
+        if core.heldEvents.count > Self.heldEventLimit { core.heldEvents.removeFirst() }
     }
 
     /// Loads the reports earlier launches kept.
@@ -219,31 +222,27 @@ package final class InAppFeature: EngineFeature {
     /// Identify and reset re-sync at once (INAPP-11, INAPP-54); what was known about the person's
     /// attributes belonged to the previous person.
     package func identityChanged(_ change: IdentityChange) {
-        // What was known of the attributes belonged to the person before (kept when an anonymous
-        // visitor identifies: the same person; the identify's sync brings the profile's snapshot).
-        if Self.isAnotherPerson(change) { self.core.withLock { $0.attributes.clear() } }
+        // What belonged to the person before goes when another one comes: the attribute values,
+        // the events held for the sync on the wire, and what waits or shows. An anonymous visitor
+        // who identifies is the same person (a common launch sequence): all of it stays, the held
+        // events for the identify's sync (IDENT-19, INAPP-31 cancel only for "someone else").
+        if Self.isAnotherPerson(change) {
+            self.core.withLock { core in
+                core.attributes.clear()
+                core.heldEvents = []
+            }
+            self.feed { .userChanged(at: $0) }
+        }
         switch change {
         case .identified(let previous, let current) where previous != current:
-            // An anonymous visitor who identifies is the same person (a common launch sequence):
-            // the events held for the sync on the wire stay for the identify's sync, and a message
-            // waiting for its display delay or on screen stays (IDENT-19, INAPP-31 cancel only for
-            // "someone else"). Another user gets neither.
-            if previous != nil {
-                self.core.withLock { $0.heldEvents = [] }
-                self.feed { .userChanged(at: $0) }
-            }
             self.sync(.identify)
         case .identified:
             break
         case .reset:
             // reset() clears the in-app state, the displayed history included (INAPP-47).
-            self.core.withLock { $0.heldEvents = [] }
-            self.feed { .userChanged(at: $0) }
             self.feed { .clearHistory(at: $0) }
             self.sync(.reset)
         case .wiped:
-            self.core.withLock { $0.heldEvents = [] }
-            self.feed { .userChanged(at: $0) }
             self.feed { .clearHistory(at: $0) }
         }
     }
@@ -300,8 +299,8 @@ package final class InAppFeature: EngineFeature {
             let changed = core.attributes.apply(changes)
             // A write to a watched key re-syncs even when its value here is unknown (an increment of
             // a value the server holds): the answer's snapshot counts it (ATTR-17, ATTR-18).
-            let written = Set(changes.map(\.key))
-            return (changed, !written.isDisjoint(with: InAppTriggerMatcher.watchedAttributes(core.campaigns)))
+            let watched = changes.contains { core.watchedAttributes.contains($0.key) }
+            return (changed.intersection(core.watchedAttributes), watched)
         }
         // The thresholds the change meets fire now, on the campaigns the SDK has (INAPP-13).
         if !changed.isEmpty { self.occurred(.attributes(changed)) }

@@ -154,7 +154,7 @@ package enum InAppWire {
         case .failure(let problem): problems.append(problem)
         }
         var attributes: [String: Double]?
-        switch Self.decodeAttributes(body["attributes"]) {
+        switch Self.decodeAttributes(body["attributes"], watched: InAppTriggerMatcher.watchedAttributes(campaigns)) {
         case .success(let value): attributes = value
         case .failure(let problem): problems.append(problem)
         }
@@ -163,22 +163,22 @@ package enum InAppWire {
         )
     }
 
-    /// The most profile attributes an answer's snapshot is read for.
-    package static let maxAttributes = 1_000
-
-    /// The profile snapshot (ATTR-17): absent or `null` is `nil` (keep what the SDK knows). Only
-    /// finite numbers under keys of 1 … 255 characters are kept, since only they can meet a
-    /// threshold; of those, the first ``maxAttributes`` in key order.
-    package static func decodeAttributes(_ value: JSONValue?) -> Result<[String: Double]?, InAppWireProblem> {
+    /// The profile snapshot (ATTR-17): absent or `null` is `nil` (keep what the SDK knows). Only the
+    /// keys the campaigns' attribute triggers name (`watched`) with finite numbers are kept: only
+    /// they can meet a threshold, and the rest of a hostile answer costs nothing.
+    package static func decodeAttributes(
+        _ value: JSONValue?,
+        watched: Set<String>
+    ) -> Result<[String: Double]?, InAppWireProblem> {
         guard let value, !value.isNull else { return .success(nil) }
         guard let object = value.objectValue else {
             return .failure(InAppWireProblem("attributes is not an object; the attribute values the SDK knows stay"))
         }
-        let numbers = object.compactMap { key, value -> (String, Double)? in
-            guard !key.isEmpty, key.count <= 255, let number = value.doubleValue, number.isFinite else { return nil }
-            return (key, number)
+        var attributes: [String: Double] = [:]
+        for key in watched {
+            if let number = object[key]?.doubleValue, number.isFinite { attributes[key] = number }
         }
-        return .success(Dictionary(numbers.sorted { $0.0 < $1.0 }.prefix(Self.maxAttributes)) { first, _ in first })
+        return .success(attributes)
     }
 
     /// The workspace contact rules: absent or `null` is ``InAppContactRules/none``.
