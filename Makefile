@@ -36,7 +36,7 @@ build: deps
 
 ## test: the sandbox backend's own tests, then both lanes of Swift tests over one build, and the proof
 ## that the Notification Service Extension product depends on nothing (check-nse, about 10 s).
-test: deps test-sandbox build test-unit test-browser test-sandbox-swift check-nse
+test: deps test-sandbox build test-swift check-nse
 
 ## test-sandbox: the Python sandbox backend's own tests.
 test-sandbox:
@@ -58,20 +58,23 @@ BROWSER_TESTS = ^JoryioBrowserTests\.
 TEST_TMP_ROOT := $(shell [ -d /dev/shm ] && [ -w /dev/shm ] && echo /dev/shm || echo $${TMPDIR:-/tmp})
 SWIFT_TEST_LANE = dir=$$(mktemp -d "$(TEST_TMP_ROOT)/joryio-tests.XXXXXX") && \
 	TMPDIR="$$dir" $(SWIFT) test --skip-build
+## $(call SWIFT_LANE,<swift test arguments>): one lane in its own scratch directory, removed afterwards
+## whatever the outcome.
+SWIFT_LANE = $(SWIFT_TEST_LANE) $(1); status=$$?; rm -rf "$$dir"; exit $$status
 
 ## test-unit: every Swift test except the sandbox lane: virtual time and in-process doubles only.
 test-unit: build
-	@$(SWIFT_TEST_LANE) --skip '$(SANDBOX_TESTS)' --skip '$(BROWSER_TESTS)'; status=$$?; rm -rf "$$dir"; exit $$status
+	@$(call SWIFT_LANE,--skip '$(SANDBOX_TESTS)' --skip '$(BROWSER_TESTS)')
 
 ## test-browser: the browser lane (issue 17): every hostile and wired HTML fixture, the policy and a
 ## sample of the document fuzz, loaded in headless Chromium (installed by deps-browser), asserting on
 ## what the bridge posted and the CSP violations the browser reported. About 30 s on 2 cores.
 test-browser: build deps-browser
-	@$(SWIFT_TEST_LANE) --filter '$(BROWSER_TESTS)'; status=$$?; rm -rf "$$dir"; exit $$status
+	@$(call SWIFT_LANE,--filter '$(BROWSER_TESTS)')
 
 ## test-sandbox-swift: the Swift tests that start the Python sandbox (real HTTP on 127.0.0.1).
 test-sandbox-swift: build
-	@$(SWIFT_TEST_LANE) --filter '$(SANDBOX_TESTS)'; status=$$?; rm -rf "$$dir"; exit $$status
+	@$(call SWIFT_LANE,--filter '$(SANDBOX_TESTS)')
 
 ## test-crash: the issue-12 crash test alone (SandboxCrashTests, sandbox lane): a child process
 ## (joryio-crash-child, Tools/CrashChild) tracking against the sandbox with faults on is killed with
@@ -81,10 +84,10 @@ test-sandbox-swift: build
 JORYIO_CRASH_KILLS ?= 200
 test-crash: build
 	@export JORYIO_CRASH_KILLS=$(JORYIO_CRASH_KILLS); \
-	$(SWIFT_TEST_LANE) --filter '^JoryioIntegrationTests\.SandboxCrashTests'; status=$$?; rm -rf "$$dir"; exit $$status
+	$(call SWIFT_LANE,--filter '^JoryioIntegrationTests\.SandboxCrashTests')
 
-## test-swift: both lanes.
-test-swift: test-unit test-sandbox-swift
+## test-swift: every lane of Swift tests.
+test-swift: test-unit test-browser test-sandbox-swift
 
 ## test-tsan: every Swift test (both lanes: the scheduler, ExecutorBound and Locked, the libcurl worker
 ## pool, SQLite and file storage, the engine, and the sandbox suites over real HTTP) built with
@@ -95,7 +98,7 @@ test-swift: test-unit test-sandbox-swift
 TSAN = --sanitize=thread --scratch-path .build/tsan
 test-tsan: deps
 	$(SWIFT) build --build-tests $(TSAN) $(STRICT)
-	@export JORYIO_TSAN=1; $(SWIFT_TEST_LANE) $(TSAN) --skip '$(BROWSER_TESTS)'; status=$$?; rm -rf "$$dir"; exit $$status
+	@export JORYIO_TSAN=1; $(call SWIFT_LANE,$(TSAN) --skip '$(BROWSER_TESTS)')
 
 ## demo: start the local sandbox backend and drive the SDK against it.
 demo: deps
@@ -162,7 +165,8 @@ fuzz-replay: fuzz-build
 
 ## generate: docs/API.md, Modules/Kit/PrivacyInfo.xcprivacy and docs/PrivacyInfo.json through the
 ## two command plugins (the same commands a release pipeline runs), and the geozones product's own
-## Modules/Geozones/PrivacyInfo.xcprivacy and docs/PrivacyInfo-Geozones.json. Commit the result.
+## Modules/Geozones/PrivacyInfo.xcprivacy and docs/PrivacyInfo-Geozones.json, and the sandbox's copy of
+## the in-app document's parts. Commit the result.
 PLUGIN = $(SWIFT) package $(STRICT) --allow-writing-to-package-directory
 ## JoryioGeozones ships its own manifest (issue 19, PRIVACY-7): the same tool, its module only; the
 ## Kit manifest above never includes it. GEOZONES_MANIFEST_TO writes it to another place.
@@ -170,25 +174,26 @@ GEOZONES_MANIFEST_TO = $(PLUGIN) generate-privacy-manifest --module JoryioGeozon
 GEOZONES_MANIFEST = $(call GEOZONES_MANIFEST_TO,Modules/Geozones/PrivacyInfo.xcprivacy,docs/PrivacyInfo-Geozones.json)
 PLUTIL ?= plutil
 CHECK_DIR = .build/check-generated
+## The sandbox's copy of the in-app HTML document's parts (no browser needed).
+SANDBOX_DOCUMENT = Tools/sandbox/joryio_sandbox/inapp_document.json
 generate: deps
 	$(PLUGIN) generate-api-reference
 	$(PLUGIN) generate-privacy-manifest
 	$(PLUTIL) -lint Modules/Kit/PrivacyInfo.xcprivacy
 	$(GEOZONES_MANIFEST)
 	$(PLUTIL) -lint Modules/Geozones/PrivacyInfo.xcprivacy
+	$(SWIFT) run $(STRICT) joryio-tools inapp-document --output $(SANDBOX_DOCUMENT)
 
 ## generate-previews: the in-app previews in the DocC catalogue (issue 17): docs/previews/campaigns.json
 ## rendered by `joryio-tools preview-campaign` in headless Chromium, light and dark at 2x, with
 ## docs/previews/manifest.json naming each PNG with the SHA-256 of its page and of its bytes. Needs a
 ## browser, so CI does not render: check-generated checks every page still hashes as the manifest says
-## and every PNG is the one rendered. Also the sandbox's copy of the HTML document's parts.
+## and every PNG is the one rendered.
 PREVIEW_CAMPAIGNS = docs/previews/campaigns.json
 PREVIEW_MANIFEST = docs/previews/manifest.json
 PREVIEW_DIR = Modules/Joryio/Joryio.docc/Resources
-SANDBOX_DOCUMENT = Tools/sandbox/joryio_sandbox/inapp_document.json
 generate-previews: deps deps-browser
 	$(SWIFT) run $(STRICT) joryio-tools preview-campaign $(PREVIEW_CAMPAIGNS) --docc --out $(PREVIEW_DIR) --manifest $(PREVIEW_MANIFEST)
-	$(SWIFT) run $(STRICT) joryio-tools inapp-document --output $(SANDBOX_DOCUMENT)
 
 ## check-generated: regenerate into $(CHECK_DIR) and fail when a checked-in generated file differs.
 check-generated: deps
