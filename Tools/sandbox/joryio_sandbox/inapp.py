@@ -57,9 +57,14 @@ def _invalid(message: str) -> WireError:
 
 
 def _is_number(value: Any) -> bool:
-    if isinstance(value, bool):
+    """A JSON number a device reads as a finite double: not a bool, not inf or nan, not an integer
+    too large for a double (two huge attribute increments can sum to inf)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
         return False
-    return isinstance(value, int) or (isinstance(value, float) and math.isfinite(value))
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
 
 
 # -- control input ----------------------------------------------------------------
@@ -278,7 +283,7 @@ class InAppStore:
                    if isinstance(trigger, dict) and trigger.get("type") == "attribute"
                    and isinstance(trigger.get("key"), str)}
         attributes = {key: value for key, value in (profile_attributes or {}).items()
-                      if key in watched and _is_finite_number(value)}
+                      if key in watched and _is_number(value)}
         return {"success": True, "campaigns": campaigns, "contactRules": copy.deepcopy(self.contact_rules),
                 "attributes": attributes, "serverTime": _timestamp(self.clock())}
 
@@ -315,16 +320,6 @@ def _timestamp(seconds: float) -> str:
 
 
 # -- request checks ---------------------------------------------------------------
-
-def _is_finite_number(value: Any) -> bool:
-    """A JSON number a device can read as a finite double (two huge increments can sum to inf)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return False
-    try:
-        return math.isfinite(float(value))
-    except OverflowError:
-        return False
-
 
 def check_sync(body: Any) -> dict[str, Any]:
     """An object with `sentAt` (400 invalid_body), then the identity, the

@@ -17,6 +17,7 @@ the faithful picture of a native message is `joryio-tools preview-campaign`.
 from __future__ import annotations
 
 import html
+import copy
 import json
 import re
 from pathlib import Path
@@ -27,7 +28,7 @@ from .wire import WireError
 
 DOCUMENT: dict[str, str] = json.loads((Path(__file__).parent / "inapp_document.json").read_text("utf-8"))
 
-_PRAGMA = re.compile("http-equiv", re.IGNORECASE)
+_PRAGMA = re.compile("http-equiv", re.IGNORECASE | re.ASCII)  # ASCII case only, as the Swift builder
 
 
 def document(author_html: str) -> str:
@@ -90,14 +91,12 @@ def get_preview(request: Request) -> Response:
     campaign_id = request.query.get("id", [None])[0]
     if not campaign_id:
         raise WireError(400, "bad_request", "give ?id=<campaign id>")
-    entries = request.app.state.in_app_transaction(lambda store: store.snapshot())["campaigns"]
-    entry = next((e for e in entries if (e.get("campaign") or {}).get("id") == campaign_id), None)
+    entry = request.app.state.in_app_transaction(lambda store: copy.deepcopy(store.campaigns.get(campaign_id)))
     if entry is None:
         raise WireError(404, "campaign_not_found")
     return Response(200, raw=preview(entry["campaign"]).encode("utf-8"),
                     content_type="text/html; charset=utf-8",
-                    headers={"Content-Security-Policy": DOCUMENT["contentSecurityPolicy"],
-                             "X-Content-Type-Options": "nosniff"})
+                    headers={"Content-Security-Policy": DOCUMENT["contentSecurityPolicy"]})
 
 
 def register(router: Router) -> None:
