@@ -62,7 +62,7 @@ public final class DefaultInAppMessagePresenter: NSObject, InAppMessagePresenter
         let window = InAppMessageWindow(
             windowScene: scene,
             kind: InAppMessageWindowing.windowKind(for: campaign.type),
-            layout: InAppNativeLayout(type: campaign.type, content: InAppMessage.NativeContent()),
+            layout: InAppNativeLayout(type: campaign.type),
             card: card,
             onClose: { [weak self] in self?.perform(InAppPresenterEffects.close) }
         )

@@ -49,7 +49,7 @@ package enum InAppMessageWindowing {
     /// The window for `type`, from ``InAppNativeLayout/touches`` (one table for native and HTML
     /// messages: an HTML message of a type takes touches as a native one does).
     package static func windowKind(for type: InAppMessage.MessageType) -> WindowKind {
-        switch InAppNativeLayout(type: type, content: InAppMessage.NativeContent()).touches {
+        switch InAppNativeLayout(type: type).touches {
         case .insideMessageOnly: .passThrough
         case .blockEverything: .blocking
         }

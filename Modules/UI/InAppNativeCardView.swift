@@ -131,7 +131,8 @@ final class InAppNativeCardView: UIView {
         }
         button.layer.cornerRadius = 8
         button.contentEdgeInsets = UIEdgeInsets(top: 10, left: 12, bottom: 10, right: 12)
-        button.accessibilityLabel = element.accessibilityLabel
+        // The close control reads its localised title; the layout's label is the English default.
+        button.accessibilityLabel = element == .close ? title : element.accessibilityLabel
         button.addTarget(self, action: #selector(self.tapped(_:)), for: .touchUpInside)
         self.buttons[button] = effects
         return button
@@ -140,7 +141,18 @@ final class InAppNativeCardView: UIView {
     /// The filled button follows the app's tint, which is known once the card is in a window.
     override func tintColorDidChange() {
         super.tintColorDidChange()
-        for button in self.filledButtons { button.backgroundColor = self.color(.tint) }
+        for button in self.filledButtons {
+            button.backgroundColor = self.color(.tint)
+            button.setTitleColor(self.color(.onTint), for: .normal)
+        }
+    }
+
+    /// `color` in sRGB 0 … 255, when UIKit can express it so.
+    private static func rgba(_ color: UIColor) -> InAppRGBA? {
+        var (red, green, blue, alpha): (CGFloat, CGFloat, CGFloat, CGFloat) = (0, 0, 0, 0)
+        guard color.getRed(&red, green: &green, blue: &blue, alpha: &alpha) else { return nil }
+        let byte = { (value: CGFloat) in UInt8(max(0, min(255, (value * 255).rounded()))) }
+        return InAppRGBA(byte(red), byte(green), byte(blue), alpha: Double(alpha))
     }
 
     @objc private func tapped(_ sender: UIButton) {
@@ -164,7 +176,11 @@ final class InAppNativeCardView: UIView {
         case .primaryText: .label
         case .secondaryText: .secondaryLabel
         case .tint: self.tintColor
-        case .onTint: .white
+        case .onTint:
+            // White, or black on a light tint: the rule the previews and tables use (GAP-44).
+            Self.rgba(self.tintColor).map { tint -> UIColor in
+                InAppNativeStyle.onTint(tint) == InAppRGBA.black ? UIColor.black : UIColor.white
+            } ?? UIColor.white
         case .closeControl: .tertiaryLabel
         case .dimming: .black
         }

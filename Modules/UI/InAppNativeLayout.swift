@@ -171,6 +171,12 @@ package struct InAppNativeLayout: Sendable, Equatable {
         self.init(type: message.type, content: content)
     }
 
+    /// The rules of `type` alone (placement, size, dimming, touches), for what is not native
+    /// content: an HTML message's frame, the window a message of that type gets.
+    package init(type: InAppMessage.MessageType) {
+        self.init(type: type, content: InAppMessage.NativeContent())
+    }
+
     /// The layout of native `content` shown as `type`.
     package init(type: InAppMessage.MessageType, content: InAppMessage.NativeContent) {
         self.type = type

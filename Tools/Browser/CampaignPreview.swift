@@ -143,7 +143,7 @@ package enum CampaignPreview {
         screen: InAppNativePreview.Screen
     ) -> String {
         let preview = InAppNativePreview(
-            layout: InAppNativeLayout(type: type, content: InAppMessage.NativeContent()),
+            layout: InAppNativeLayout(type: type),
             appearance: appearance,
             screen: screen
         )
