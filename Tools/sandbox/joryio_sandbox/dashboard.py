@@ -186,56 +186,63 @@ function renderTokens(profiles) {
 }
 
 const campaignRows = document.getElementById("campaigns");
-// Each campaign's live preview: the SDK's own document and policy, served by /_sandbox/in-app/preview
-// (preview.py). A frame is kept while its campaign is unchanged, so the 2 s refresh does not reload it;
-// sandbox="allow-scripts" (no allow-same-origin) keeps the bridge running but away from this page.
-const previewFrames = new Map();
+// Each campaign's row, with its live preview: the SDK's own document and policy, served by
+// /_sandbox/in-app/preview (preview.py); sandbox="allow-scripts" (no allow-same-origin) keeps the
+// bridge running but away from this page. Moving an iframe in the DOM reloads it, so a campaign's
+// row is kept (and stays in place) while the campaign is unchanged; the 2 s refresh only rewrites
+// its count cells.
+const COUNT_KINDS = ["displayed", "clicked", "dismissed", "converted", "forms"];
+const campaignRowsById = new Map();
 
-function previewCell(tr, campaign) {
-  const key = JSON.stringify(campaign);
-  let frame = previewFrames.get(campaign.id);
-  if (!frame || frame.dataset.key !== key) {
-    frame = document.createElement("iframe");
+function campaignRow(entry) {
+  const c = entry.campaign || {};
+  const key = JSON.stringify(entry);
+  const kept = campaignRowsById.get(c.id);
+  if (kept && kept.key === key) return kept;
+  const tr = document.createElement("tr");
+  cell(tr, c.id, "path");
+  cell(tr, c.type);
+  cell(tr, entry.target ? JSON.stringify(entry.target) : "everyone");
+  cell(tr, Array.isArray(c.triggers) ? c.triggers.map(t => t && t.type).join(", ") : "onSync");
+  cell(tr, c.priority);
+  const counts = COUNT_KINDS.map(() => { cell(tr, 0); return tr.lastChild; });
+  if (c.id != null) {
+    const frame = document.createElement("iframe");
     frame.className = "preview";
     frame.setAttribute("sandbox", "allow-scripts");
-    frame.title = "Preview of " + campaign.id;
-    frame.dataset.key = key;
-    frame.src = "/_sandbox/in-app/preview?id=" + encodeURIComponent(campaign.id);
-    previewFrames.set(campaign.id, frame);
+    frame.title = "Preview of " + c.id;
+    frame.src = "/_sandbox/in-app/preview?id=" + encodeURIComponent(c.id);
+    const td = document.createElement("td");
+    td.appendChild(frame);
+    tr.appendChild(td);
+  } else {
+    cell(tr, "");
   }
-  const td = document.createElement("td");
-  td.appendChild(frame);
-  tr.appendChild(td);
+  const row = { key, tr, counts };
+  campaignRowsById.set(c.id, row);
+  return row;
 }
 
-let renderedInApp = null;
-
 function renderCampaigns(inApp) {
-  // Re-inserting an iframe reloads it: the table is rebuilt only when something in it changed.
-  const snapshot = JSON.stringify(inApp);
-  if (snapshot === renderedInApp) return;
-  renderedInApp = snapshot;
   const impressions = inApp.impressions || {};
   const settings = inApp.settings || {};
   document.getElementById("in-app-mode").textContent =
     (settings.requireDeliveryToken ? "Delivery tokens required" : "Token-less reports accepted") +
     (settings.tokenTtl ? " · tokens live " + settings.tokenTtl + " s" : "");
+  const shown = new Set();
   const rowsOut = [];
   for (const entry of inApp.campaigns || []) {
-    const c = entry.campaign || {};
-    const counts = impressions[c.id] || {};
-    const tr = document.createElement("tr");
-    cell(tr, c.id, "path");
-    cell(tr, c.type);
-    cell(tr, entry.target ? JSON.stringify(entry.target) : "everyone");
-    cell(tr, Array.isArray(c.triggers) ? c.triggers.map(t => t && t.type).join(", ") : "onSync");
-    cell(tr, c.priority);
-    for (const kind of ["displayed", "clicked", "dismissed", "converted", "forms"]) cell(tr, counts[kind] || 0);
-    if (c.id != null) previewCell(tr, c); else cell(tr, "");
-    rowsOut.push(tr);
+    const row = campaignRow(entry);
+    const counts = impressions[(entry.campaign || {}).id] || {};
+    COUNT_KINDS.forEach((kind, index) => { row.counts[index].textContent = String(counts[kind] || 0); });
+    shown.add((entry.campaign || {}).id);
+    rowsOut.push(row.tr);
   }
+  for (const id of campaignRowsById.keys()) if (!shown.has(id)) campaignRowsById.delete(id);
   if (rowsOut.length === 0) rowsOut.push(emptyRow("No in-app campaigns.", 11));
-  campaignRows.replaceChildren(...rowsOut);
+  const current = campaignRows.children;
+  const unchanged = rowsOut.length === current.length && rowsOut.every((tr, index) => current[index] === tr);
+  if (!unchanged) campaignRows.replaceChildren(...rowsOut);
 }
 
 async function refreshInApp() {
