@@ -35,7 +35,13 @@ public struct SerialQueueScheduler: Scheduler {
 
     /// Creates a scheduler with its own serial queue.
     public init(label: String) {
-        self.queue = DispatchQueue(label: label)
+        self.init(queue: DispatchQueue(label: label))
+    }
+
+    /// A scheduler over `queue`, a serial queue (the main queue, for work that must run on the main
+    /// thread).
+    package init(queue: DispatchQueue) {
+        self.queue = queue
         self.queue.setSpecific(key: self.marker, value: true)
     }
 

@@ -33,7 +33,7 @@ public struct UIKitInAppPlatform: InAppPlatform {
         guard let presenter else { return completion(false) }
         let log = (delegate as? InAppViewEvents)?.log ?? { _, _ in }
         let loop = InAppPresentationLoop(
-            scheduler: MainQueueScheduler(),
+            scheduler: SerialQueueScheduler(queue: .main),
             state: {
                 MainActor.assumeIsolated {
                     (
@@ -47,7 +47,11 @@ public struct UIKitInAppPlatform: InAppPlatform {
         // Only the built-in presenter draws images: for it, the image is loaded first (GAP-44).
         let drawing = presenter as? any InAppImagePresenting
         let images = drawing.map { _ in
-            InAppImageLoader(fetcher: URLSessionInAppImageFetcher(), scheduler: MainQueueScheduler(), log: log)
+            InAppImageLoader(
+                fetcher: URLSessionInAppImageFetcher(),
+                scheduler: SerialQueueScheduler(queue: .main),
+                log: log
+            )
         }
         loop.run(
             message,
@@ -104,24 +108,6 @@ public struct UIKitInAppPlatform: InAppPlatform {
             }
         }
         return nil
-    }
-}
-
-/// The main queue as a ``Scheduler``: the presentation loop's tries run on the main thread.
-private struct MainQueueScheduler: Scheduler {
-    var isRunningJob: Bool { Thread.isMainThread }
-
-    func enqueue(_ work: @escaping @Sendable () -> Void) {
-        DispatchQueue.main.async(execute: work)
-    }
-
-    @discardableResult
-    func schedule(after delay: TimeInterval, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
-        let flag = CancellationFlag()
-        DispatchQueue.main.asyncAfter(deadline: .now() + max(0, delay)) {
-            if !flag.isCancelled { work() }
-        }
-        return flag
     }
 }
 

@@ -104,6 +104,17 @@ import Testing
         #expect(snapshot == Array(0..<100))
     }
 
+    @Test("a scheduler over a given serial queue runs its work there and knows when it does")
+    func overAGivenQueue() {
+        let queue = DispatchQueue(label: "given")
+        let scheduler = SerialQueueScheduler(queue: queue)
+        #expect(!scheduler.isRunningJob)
+        let seen = Locked<[Bool]>([])
+        scheduler.enqueue { seen.withLock { $0.append(scheduler.isRunningJob) } }
+        queue.sync {}
+        #expect(seen.value == [true])
+    }
+
     @Test func cancelledDelayedWorkDoesNotRun() {
         let scheduler = SerialQueueScheduler(label: "test")
         let ran = Locked(false)
