@@ -69,8 +69,12 @@ package struct InAppHTMLDocument: Sendable, Equatable {
     }
 
     /// `sha256-<base64>` of the bridge script's UTF-8 bytes: its CSP source.
-    package static let scriptHash: String =
-        "sha256-" + Data(InAppSHA256.digest(Array(InAppBridgeScript.source.utf8))).base64EncodedString()
+    package static let scriptHash: String = Self.hashSource(InAppBridgeScript.source)
+
+    /// The CSP hash source of `script`: `sha256-` and the Base64 of its UTF-8 bytes' SHA-256.
+    static func hashSource(_ script: String) -> String {
+        "sha256-" + Data(InAppSHA256.digest(Array(script.utf8))).base64EncodedString()
+    }
 
     /// The policy, one directive per entry (GAP-43).
     package static let directives: [String] = [
@@ -121,7 +125,7 @@ package struct InAppHTMLDocument: Sendable, Equatable {
     /// stand-in for WebKit's message handler and a recorder of CSP violations (JoryioBrowser). The
     /// policy gains that script's hash and nothing else; nothing in the SDK calls this.
     package func html(instrumentedWith script: String) -> String {
-        let hash = "sha256-" + Data(InAppSHA256.digest(Array(script.utf8))).base64EncodedString()
+        let hash = Self.hashSource(script)
         let directives = Self.directives.map {
             $0.hasPrefix("script-src ") ? $0 + " '\(hash)'" : $0
         }

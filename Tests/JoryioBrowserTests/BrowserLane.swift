@@ -22,9 +22,7 @@ enum BrowserLane {
     /// The fixture `folder/name`, the bridge's placeholder replaced by its exact text.
     static func fixture(_ folder: String, _ name: String) throws -> InAppHTMLDocument {
         let markup = try String(contentsOf: fixtures.appendingPathComponent("\(folder)/\(name)"), encoding: .utf8)
-        return InAppHTMLDocument(
-            authorHTML: markup.replacingOccurrences(of: "JORYIO_BRIDGE_SOURCE", with: InAppBridgeScript.source)
-        )
+        return InAppHTMLDocument(authorHTML: HostileMarkup.withBridge(markup))
     }
 
     /// Every `.html` name in `folder`.

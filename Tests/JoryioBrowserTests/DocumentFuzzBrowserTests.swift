@@ -13,7 +13,7 @@ struct DocumentFuzzTests {
 
     static func markup(seed: UInt64) -> String {
         var generator = SplitMix64(seed: seed)
-        return HostileMarkup.random(using: &generator, bridgeSource: InAppBridgeScript.source)
+        return HostileMarkup.random(using: &generator)
     }
 
     /// As text: the SDK's head comes first and whole, then the author's markup with no live pragma,

@@ -1,4 +1,5 @@
 internal import Foundation
+internal import JoryioUI
 
 /// Random author markup for the document-builder fuzz (issue 17): fragments an attacker would try
 /// (scripts in every disguise, pragmas, `<base>`, frames, named elements that shadow DOM properties,
@@ -30,12 +31,17 @@ package enum HostileMarkup {
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src *\">", "</script>", "<script>",
     ]
 
-    /// Markup of up to `maxFragments` fragments drawn with `generator`; `bridgeSource` replaces the
-    /// `JORYIO_BRIDGE_SOURCE` placeholder (a copy of the bridge matches its hash).
+    /// `markup` with the `JORYIO_BRIDGE_SOURCE` placeholder (of the fragments and of the hostile
+    /// fixtures' `bridge-copy.html`) replaced by the bridge's exact text, whose hash the policy allows.
+    package static func withBridge(_ markup: String) -> String {
+        markup.replacingOccurrences(of: "JORYIO_BRIDGE_SOURCE", with: InAppBridgeScript.source)
+    }
+
+    /// Markup of up to `maxFragments` fragments drawn with `generator`, the bridge placeholder filled
+    /// (``withBridge(_:)``: a copy of the bridge matches its hash).
     package static func random(
         using generator: inout some RandomNumberGenerator,
-        maxFragments: Int = 24,
-        bridgeSource: String
+        maxFragments: Int = 24
     ) -> String {
         var markup = ""
         for _ in 0..<Int.random(in: 1...maxFragments, using: &generator) {
@@ -52,6 +58,6 @@ package enum HostileMarkup {
                 markup += self.fragments.randomElement(using: &generator) ?? ""
             }
         }
-        return markup.replacingOccurrences(of: "JORYIO_BRIDGE_SOURCE", with: bridgeSource)
+        return Self.withBridge(markup)
     }
 }
