@@ -75,14 +75,12 @@ extension InAppFeature {
                 return
             }
             let now = self.context.clock.now()
-            // The writes of this person the server has not confirmed override its snapshot (ATTR-17):
-            // the user's, and those made anonymously on the current anonymous id (the same person).
+            // The writes of this person the server has not confirmed override its snapshot (ATTR-17).
             let unconfirmed =
                 answer.attributes == nil
                 ? []
-                : self.context.unconfirmedAttributes().filter { write in
-                    (current.userId != nil && write.userId == current.userId)
-                        || (write.userId == nil && write.anonymousId == current.anonymousId)
+                : self.context.unconfirmedAttributes().filter {
+                    $0.isOfPerson(userId: current.userId, anonymousId: current.anonymousId)
                 }
             var reached: Set<String> = []
             let (rules, held) = self.core.withLock { core -> (InAppContactRules, [String]) in

@@ -179,3 +179,26 @@ import Testing
         #expect(h.ids(3) == ["huge"])
     }
 }
+
+@Suite struct AttributeWritePersonTests {
+    private func write(user: String?, anonymous: String) -> AttributeWrite {
+        AttributeWrite(
+            id: "w",
+            key: "k",
+            operation: .unset,
+            userId: user,
+            anonymousId: anonymous,
+            timestamp: Date(timeIntervalSince1970: 0)
+        )
+    }
+
+    @Test("ATTR-17: a person's writes are the user's, and those made anonymously on the current anonymous id")
+    func isOfPerson() {
+        #expect(self.write(user: "u1", anonymous: "a0").isOfPerson(userId: "u1", anonymousId: "a1"))
+        #expect(self.write(user: nil, anonymous: "a1").isOfPerson(userId: "u1", anonymousId: "a1"))
+        #expect(self.write(user: nil, anonymous: "a1").isOfPerson(userId: nil, anonymousId: "a1"))
+        #expect(!self.write(user: nil, anonymous: "a0").isOfPerson(userId: nil, anonymousId: "a1"))
+        #expect(!self.write(user: "u2", anonymous: "a1").isOfPerson(userId: "u1", anonymousId: "a1"))
+        #expect(!self.write(user: "u2", anonymous: "a1").isOfPerson(userId: nil, anonymousId: "a1"))
+    }
+}

@@ -19,6 +19,13 @@ extension AttributeWrite {
         self.userId == other.userId && self.anonymousId == other.anonymousId
     }
 
+    /// Whether the write is the person's who is now `userId` on `anonymousId`: made as that user, or
+    /// made anonymously on that anonymous id (the same person before the identify, DURABLE-5).
+    package func isOfPerson(userId: String?, anonymousId: String) -> Bool {
+        if let userId, self.userId == userId { return true }
+        return self.userId == nil && self.anonymousId == anonymousId
+    }
+
     /// Whether `other` changes the same attribute of the same identity.
     package func hasSameTarget(as other: AttributeWrite) -> Bool {
         self.key == other.key && self.hasSameIdentity(as: other)
