@@ -49,6 +49,8 @@ package enum InAppImageFailure: Error, Sendable, Equatable, CustomStringConverti
     case notAllowed
     /// A redirect went to a URL that is not allowed.
     case redirectRefused
+    /// More redirects than the fetcher follows.
+    case tooManyRedirects
     /// The body is larger than the limit (bytes).
     case tooLarge(limit: Int)
     /// The server answered something other than 200…299.
@@ -65,6 +67,7 @@ package enum InAppImageFailure: Error, Sendable, Equatable, CustomStringConverti
         switch self {
         case .notAllowed: "not an https URL; refused"
         case .redirectRefused: "redirected to a URL that is not https; refused"
+        case .tooManyRedirects: "redirected too many times; refused"
         case .tooLarge(let limit): "larger than \(limit) bytes; refused"
         case .status(let status): "the server answered \(status)"
         case .notAnImage(let type): "not an image (Content-Type \(type ?? "none"))"

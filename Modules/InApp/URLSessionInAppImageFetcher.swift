@@ -49,6 +49,7 @@ package struct URLSessionInAppImageFetcher: InAppImageFetching {
 /// answers once.
 private final class InAppImageFetchDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private struct State {
+        var redirects = 0
         var status = 0
         var mimeType: String?
         var data = Data()
@@ -105,15 +106,39 @@ private final class InAppImageFetchDelegate: NSObject, URLSessionDataDelegate, S
         newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        guard let next = request.url, self.limits.allows(next) else {
-            self.state.withLock { state in
-                if state.failure == nil { state.failure = .redirectRefused }
-            }
+        // Both the next request and the redirect's own Location are checked (swift-corelibs-foundation
+        // rewrites some targets, as the rich-push downloader notes), and at most a few are followed.
+        let refused = self.state.withLock { state -> Bool in
+            state.redirects += 1
+            let failure: InAppImageFailure? =
+                if state.redirects > Self.maxRedirects {
+                    .tooManyRedirects
+                } else if request.url.map(self.limits.allows) == true,
+                    Self.location(of: response).map(self.limits.allows) ?? true
+                {
+                    nil
+                } else {
+                    .redirectRefused
+                }
+            if let failure, state.failure == nil { state.failure = failure }
+            return failure != nil
+        }
+        if refused {
             completionHandler(nil)
             task.cancel()
-            return
+        } else {
+            completionHandler(request)
         }
-        completionHandler(request)
+    }
+
+    /// The most redirects one image follows.
+    static let maxRedirects = 5
+
+    /// The redirect's `Location`, resolved against the response's URL.
+    private static func location(of response: HTTPURLResponse) -> URL? {
+        let header = response.allHeaderFields.first { ($0.key as? String)?.lowercased() == "location" }
+        guard let text = header?.value as? String else { return nil }
+        return URL(string: text, relativeTo: response.url)?.absoluteURL
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

@@ -66,7 +66,9 @@ struct SandboxInAppImageTests {
         }
     }
 
-    @Test("GAP-44: not an image (a WAV with its type), an oversize body, a 404 and a redirect off loopback are refused")
+    @Test(
+        "GAP-44: not an image (a WAV with its type), an oversize body, a 404, a redirect off loopback and a sixth redirect are refused"
+    )
     func refusals() async throws {
         let sandbox = try await startSandbox()
         defer { sandbox.stop() }
@@ -84,7 +86,10 @@ struct SandboxInAppImageTests {
                 "redirected to a URL that is not https; refused"
             ),
         ]
-        for (url, limits, reason) in cases {
+        // Six redirects in a row to a valid image: one more than the fetcher follows.
+        var chain = try Self.media(sandbox, "image.png")
+        for _ in 0..<6 { chain = try Self.media(sandbox, "redirect", ["to": chain.absoluteString]) }
+        for (url, limits, reason) in cases + [(chain, Self.limits, "redirected too many times; refused")] {
             let (data, logs) = await Self.load(url, limits: limits)
             #expect(data == nil, "\(url)")
             #expect(logs == ["warning in-app image \(url.absoluteString): \(reason); the message shows without it"])
