@@ -3,11 +3,18 @@ internal import JoryioKit
 package import JoryioToolsCore
 internal import JoryioUI
 
-/// The `joryio-tools` commands that need JoryioUI (issue 17): `preview-campaign` and `inapp-document`.
-/// `main.swift` sends them here; every other command goes to ``JoryioToolsCommand``.
+/// The `joryio-tools` commands that need JoryioUI (issue 17): `preview-campaign` and `inapp-document`,
+/// added to ``JoryioToolsCommand`` by `main.swift` (``commands``).
 package enum PreviewCommand {
-    /// The commands handled here.
-    package static let names: Set<String> = ["preview-campaign", "inapp-document"]
+    /// The commands defined here, for ``JoryioToolsCommand/run(_:linkedFacts:productFacts:more:)``.
+    package static let commands: [JoryioToolsCommand.Command] = [
+        JoryioToolsCommand.Command(name: "preview-campaign", usage: previewUsage) { arguments throws(ToolError) in
+            try preview(arguments)
+        },
+        JoryioToolsCommand.Command(name: "inapp-document", usage: documentUsage) { arguments throws(ToolError) in
+            try document(arguments)
+        },
+    ]
 
     /// `preview-campaign` help.
     package static let previewUsage = """
@@ -41,24 +48,9 @@ package enum PreviewCommand {
 
         """
 
-    /// Runs `arguments` (the command first).
+    /// Runs `arguments` (the command first) as `joryio-tools` does.
     package static func run(_ arguments: [String]) -> CommandOutput {
-        let command = arguments.first ?? ""
-        do throws(ToolError) {
-            switch command {
-            case "preview-campaign": return try self.preview(Array(arguments.dropFirst()))
-            case "inapp-document": return try self.document(Array(arguments.dropFirst()))
-            default: throw ToolError(.usage, "unknown command '\(command)'")
-            }
-        } catch {
-            let help =
-                error.exitCode == .usage ? "\n" + (command == "inapp-document" ? documentUsage : previewUsage) : ""
-            return CommandOutput(
-                exitCode: error.exitCode.rawValue,
-                standardOutput: "",
-                standardError: "error: \(error.message)\n" + help
-            )
-        }
+        JoryioToolsCommand.run(arguments, linkedFacts: [], more: self.commands)
     }
 
     private static func document(_ arguments: [String]) throws(ToolError) -> CommandOutput {
@@ -67,7 +59,7 @@ package enum PreviewCommand {
             return CommandOutput(exitCode: 0, standardOutput: documentUsage, standardError: "")
         }
         guard let output = try parsed.single("output") else { throw ToolError(.usage, "--output is required") }
-        try self.write(Data(self.documentJSON().utf8), to: output)
+        try Files.write(self.documentJSON(), to: output)
         return CommandOutput(exitCode: 0, standardOutput: "Wrote \(output)\n", standardError: "")
     }
 
@@ -100,10 +92,7 @@ package enum PreviewCommand {
         guard let scale = Int(scaleText), (1...3).contains(scale) else {
             throw ToolError(.usage, "--scale must be 1, 2 or 3")
         }
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: input)) } catch {
-            throw ToolError(.noInput, "cannot read \(input)")
-        }
+        let data = try Files.read(input)
         let messages: [InAppMessage]
         switch CampaignPreview.campaigns(from: data) {
         case .success(let value): messages = value
@@ -131,7 +120,7 @@ package enum PreviewCommand {
                     image: try Self.sha256(of: picture.png)
                 )
             }
-            try self.write(Self.manifestJSON(entries), to: manifest)
+            try Files.write(Self.manifestJSON(entries), to: manifest)
         }
         let written = pictures.map { "Wrote \($0.png.path)\n" }.joined()
         return CommandOutput(exitCode: 0, standardOutput: written, standardError: "")
@@ -209,12 +198,6 @@ package enum PreviewCommand {
     private static func sha256(of file: URL) throws(ToolError) -> String {
         do { return Self.sha256(try Data(contentsOf: file)) } catch {
             throw ToolError(.noInput, "cannot read \(file.path)")
-        }
-    }
-
-    private static func write(_ data: Data, to path: String) throws(ToolError) {
-        do { try data.write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
-            throw ToolError(.cannotWrite, "cannot write \(path)")
         }
     }
 }

@@ -1,9 +1,9 @@
-internal import Foundation
+package import Foundation
 
 /// The file access of the commands: only at paths given on the command line.
-enum Files {
+package enum Files {
     /// The contents of the file at `path`.
-    static func read(_ path: String) throws(ToolError) -> Data {
+    package static func read(_ path: String) throws(ToolError) -> Data {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ToolError(.noInput, "cannot read \(path)")
         }
@@ -11,14 +11,19 @@ enum Files {
     }
 
     /// Writes `text` to `path` atomically, creating missing parent directories.
-    static func write(_ text: String, to path: String) throws(ToolError) {
+    package static func write(_ text: String, to path: String) throws(ToolError) {
+        try self.write(Data(text.utf8), to: path)
+    }
+
+    /// Writes `data` to `path` atomically, creating missing parent directories.
+    package static func write(_ data: Data, to path: String) throws(ToolError) {
         let url = URL(fileURLWithPath: path)
         do {
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(),
                 withIntermediateDirectories: true
             )
-            try Data(text.utf8).write(to: url, options: .atomic)
+            try data.write(to: url, options: .atomic)
         } catch {
             throw ToolError(.cannotWrite, "cannot write \(path): \(error.localizedDescription)")
         }

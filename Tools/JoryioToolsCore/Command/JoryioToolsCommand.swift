@@ -106,14 +106,40 @@ package enum JoryioToolsCommand {
 
         """
 
+    /// A command another module adds (JoryioBrowser's, which need JoryioUI): its name, its help, and
+    /// what it does with the arguments after its name. ``run(_:linkedFacts:productFacts:more:)``
+    /// dispatches it, reports its errors and shows its help like a command of its own.
+    package struct Command: Sendable {
+        /// The command's name on the command line.
+        package var name: String
+        /// Its help.
+        package var usage: String
+        /// Runs it on the arguments after its name.
+        package var run: @Sendable ([String]) throws(ToolError) -> CommandOutput
+
+        /// A command.
+        package init(
+            name: String,
+            usage: String,
+            run: @escaping @Sendable ([String]) throws(ToolError) -> CommandOutput
+        ) {
+            self.name = name
+            self.usage = usage
+            self.run = run
+        }
+    }
+
     /// Runs one command line (without the program name) against the facts of the linked modules.
     /// `productFacts` are those of separately linked products with a manifest of their own
-    /// (JoryioGeozones, issue 19): never merged by default, chosen with `--module` only.
+    /// (JoryioGeozones, issue 19): never merged by default, chosen with `--module` only. `more` are
+    /// the commands other modules add.
     package static func run(
         _ arguments: [String],
         linkedFacts: [PrivacyFacts],
-        productFacts: [PrivacyFacts] = []
+        productFacts: [PrivacyFacts] = [],
+        more: [Command] = []
     ) -> CommandOutput {
+        let help = { (command: String) in Self.help(for: command) ?? more.first { $0.name == command }?.usage }
         guard let command = arguments.first else {
             return CommandOutput(exitCode: ToolError.ExitCode.usage.rawValue, standardOutput: "", standardError: usage)
         }
@@ -121,7 +147,7 @@ package enum JoryioToolsCommand {
         do throws(ToolError) {
             switch command {
             case "help", "--help", "-h":
-                let topic = rest.first.flatMap(Self.help(for:)) ?? usage
+                let topic = rest.first.flatMap(help) ?? usage
                 return CommandOutput(exitCode: 0, standardOutput: topic, standardError: "")
             case "api-reference":
                 return try self.apiReference(rest)
@@ -136,14 +162,17 @@ package enum JoryioToolsCommand {
             case "check-nse":
                 return try self.checkNSE(rest)
             default:
-                throw ToolError(.usage, "unknown command '\(command)'")
+                guard let added = more.first(where: { $0.name == command }) else {
+                    throw ToolError(.usage, "unknown command '\(command)'")
+                }
+                return try added.run(rest)
             }
         } catch {
-            let help = error.exitCode == .usage ? "\n" + (Self.help(for: command) ?? usage) : ""
+            let usageText = error.exitCode == .usage ? "\n" + (help(command) ?? usage) : ""
             return CommandOutput(
                 exitCode: error.exitCode.rawValue,
                 standardOutput: "",
-                standardError: "error: \(error.message)\n" + help
+                standardError: "error: \(error.message)\n" + usageText
             )
         }
     }
