@@ -22,9 +22,11 @@ deps:
 
 ## deps-browser: Debian's chromium for the browser lane and the campaign previews (issue 17), when no
 ## Chromium is on PATH. If it cannot be installed, the lane's suites skip with a message saying so.
+## The names HeadlessChromium.candidateNames (Tools/Browser) looks for on PATH.
 BROWSER_NAMES = chromium chromium-browser google-chrome google-chrome-stable
 deps-browser:
-	@if [ -n "$$JORYIO_CHROMIUM" ] || for b in $(BROWSER_NAMES); do command -v $$b >/dev/null && exit 0; done; false; then :; else \
+	@found="$$JORYIO_CHROMIUM"; for b in $(BROWSER_NAMES); do command -v $$b >/dev/null && found=$$b; done; \
+	if [ -n "$$found" ]; then :; else \
 		echo "Installing chromium (the browser lane)"; \
 		( $(SUDO) apt-get update && $(SUDO) apt-get install -y --no-install-recommends chromium fonts-liberation ) || \
 		echo "warning: chromium could not be installed; the browser lane's suites will be skipped"; \
