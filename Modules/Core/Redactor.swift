@@ -1,3 +1,5 @@
+internal import Foundation  // String.contains(_:) on iOS 14: the standard library's overload needs iOS 16
+
 /// Masks secrets in log text: SDK keys, JSON Web Tokens and bearer credentials.
 ///
 /// Applied by ``Logger`` to every message and metadata value before a sink sees it, so a secret
