@@ -31,7 +31,12 @@ public struct UIKitInAppPlatform: InAppPlatform {
         completion: @escaping @Sendable (Bool) -> Void
     ) {
         guard let presenter else { return completion(false) }
-        let log = (delegate as? InAppViewEvents)?.log ?? { _, _ in }
+        let log: @Sendable (LogLevel, String) -> Void
+        if let events = delegate as? InAppViewEvents {
+            log = events.log
+        } else {
+            log = { _, _ in }
+        }
         let loop = InAppPresentationLoop(
             scheduler: SerialQueueScheduler(queue: .main),
             state: {
