@@ -95,13 +95,13 @@ public struct UserNotificationsPushPlatform: PushPlatform {
             let scenes = application.connectedScenes
             let scene = scenes.first { $0.activationState == .foregroundActive } ?? scenes.first
             if let scene, let delegate = scene.delegate,
-                delegate.responds(to: #selector(UISceneDelegate.scene(_:continue:)))
+                delegate.responds(to: #selector((any UISceneDelegate).scene(_:continue:)))
             {
                 delegate.scene?(scene, continue: activity)
                 return .scene
             }
             if let delegate = application.delegate,
-                delegate.responds(to: #selector(UIApplicationDelegate.application(_:continue:restorationHandler:)))
+                delegate.responds(to: #selector((any UIApplicationDelegate).application(_:continue:restorationHandler:)))
             {
                 let handled = delegate.application?(application, continue: activity, restorationHandler: { _ in })
                 return .appDelegate(handled: handled ?? false)
