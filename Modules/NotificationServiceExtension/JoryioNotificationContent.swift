@@ -23,7 +23,7 @@ public import UIKit
 /// `startAccessingSecurityScopedResource()` / `stopAccessingSecurityScopedResource()`, held for as
 /// long as the player shows it.
 @MainActor
-open class JoryioNotificationContent: UIViewController, @preconcurrency UNNotificationContentExtension {
+open class JoryioNotificationContent: UIViewController, UNNotificationContentExtension {
     private var playerController: AVPlayerViewController?
     private var access: ScopedAccess?
 
