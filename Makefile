@@ -11,7 +11,7 @@ export NO_PROXY := 127.0.0.1,localhost,::1
 export no_proxy := 127.0.0.1,localhost,::1
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: consumer deps deps-browser generate-previews build test test-swift test-unit test-browser test-sandbox-swift test-sandbox test-crash test-tsan demo bench fuzz fuzz-build fuzz-smoke fuzz-replay lint format generate check-generated check-rules check-required-reason check-podspec check-pod-module check-nse docs clean
+.PHONY: consumer deps deps-browser generate-previews build test test-swift test-unit test-browser test-sandbox-swift test-sandbox test-crash test-tsan demo bench fuzz fuzz-build fuzz-smoke fuzz-replay lint format generate check-generated check-rules check-required-reason check-podspec check-pod-module check-nse check-apple docs clean
 
 ## deps: install the system libraries the package links (sqlite3, libcurl, zlib) when missing.
 deps:
@@ -283,6 +283,20 @@ check-nse: deps
 		-enable-upcoming-feature NonisolatedNonsendingByDefault \
 		$$(find Modules/NotificationServiceExtension -name '*.swift') \
 		&& echo "JoryioNotificationService type-checks against the UserNotifications stub (Tools/nse-stub)."
+
+## check-apple: the Apple compile check (issue 26). Every library module the products reach, compiled to
+## arm64 Mach-O objects for iOS and type-checked for macOS, in the Swift 6 language mode with the settings
+## Package.swift gives each target, in dependency order, then the Examples app and NSE against the products'
+## public interfaces. SDKs: $$JORYIO_APPLE_SDKS (default ~/.cache/joryio-apple-sdks; on a Mac, xcrun's);
+## lay them out with ../shared/apple-sdk/prepare-sdks (README, Development). Without them it says so and
+## skips, except with CI=true. Every diagnostic must be listed in Tools/AppleCheck/expected-diagnostics.txt
+## with its reason (SDK age only). Logic: joryio-tools check-apple (Tools/JoryioToolsCore/AppleCheck).
+## The module cache stays in .build/check-apple: a second run takes well under two minutes.
+APPLE_EXAMPLES = --example JoryioExampleApp=Examples/iOSApp:Joryio,JoryioUI,JoryioGeozones \
+	--example JoryioExampleNotificationService=Examples/NotificationService:JoryioNotificationServiceExtension
+check-apple: deps
+	@mkdir -p .build && $(SWIFT) package dump-package > $(PACKAGE_DUMP)
+	$(SWIFT) run $(STRICT) joryio-tools check-apple --root . --package-json $(PACKAGE_DUMP) $(APPLE_EXAMPLES)
 
 ## check-podspec: fail when Joryio.podspec (CocoaPods from the git tag, PKG-5…PKG-9) no longer mirrors the
 ## SwiftPM products: subspecs, source folders, system libraries, the privacy manifest, deployment targets,

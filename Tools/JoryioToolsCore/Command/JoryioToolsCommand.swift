@@ -35,6 +35,7 @@ package enum JoryioToolsCommand {
                              Fail when Apple-platform code uses a required-reason API the manifest lacks.
           check-podspec      Fail when Joryio.podspec does not match the SwiftPM products it mirrors.
           check-nse          Fail when the Notification Service Extension product depends on anything.
+          check-apple        Compile every module and the Examples for iOS, type-check them for macOS.
           preview-campaign   Render in-app campaigns to PNG in light and dark mode (headless Chromium).
           inapp-document     Write the HTML in-app document's parts as JSON for the sandbox's previews.
           help               Show this help, or a command's help: joryio-tools help <command>.
@@ -132,12 +133,14 @@ package enum JoryioToolsCommand {
     /// Runs one command line (without the program name) against the facts of the linked modules.
     /// `productFacts` are those of separately linked products with a manifest of their own
     /// (JoryioGeozones, issue 19): never merged by default, chosen with `--module` only. `more` are
-    /// the commands other modules add.
+    /// the commands other modules add; `environment` is what `check-apple` reads (its SDK folder, `CI`,
+    /// `PATH`).
     package static func run(
         _ arguments: [String],
         linkedFacts: [PrivacyFacts],
         productFacts: [PrivacyFacts] = [],
-        more: [Command] = []
+        more: [Command] = [],
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> CommandOutput {
         let help = { (command: String) in Self.help(for: command) ?? more.first { $0.name == command }?.usage }
         guard let command = arguments.first else {
@@ -161,6 +164,8 @@ package enum JoryioToolsCommand {
                 return try self.checkPodspec(rest)
             case "check-nse":
                 return try self.checkNSE(rest)
+            case "check-apple":
+                return try self.checkApple(rest, environment: environment)
             default:
                 guard let added = more.first(where: { $0.name == command }) else {
                     throw ToolError(.usage, "unknown command '\(command)'")
@@ -185,6 +190,7 @@ package enum JoryioToolsCommand {
         case "check-required-reason": checkRequiredReasonUsage
         case "check-podspec": checkPodspecUsage
         case "check-nse": checkNSEUsage
+        case "check-apple": checkAppleUsage
         default: nil
         }
     }

@@ -27,6 +27,14 @@ package struct PackageDump: Sendable, Equatable {
         /// The kinds of its build settings (`swiftLanguageMode`, `enableUpcomingFeature`,
         /// `linkedLibrary`, `unsafeFlags`, ...), in manifest order.
         package var settingKinds: [String] = []
+        /// The upcoming features it enables (`enableUpcomingFeature`), in manifest order.
+        package var upcomingFeatures: [String] = []
+        /// The compilation conditions it defines (`define`), in manifest order.
+        package var defines: [String] = []
+        /// Whether it sees the package's `package` declarations (SwiftPM's `packageAccess`).
+        package var packageAccess: Bool = false
+        /// Paths under its folder that are not sources (`exclude`), relative to the folder.
+        package var exclude: [String] = []
     }
 
     /// Library products, in package order.
@@ -74,7 +82,11 @@ package struct PackageDump: Sendable, Equatable {
                 allDependencies: (target["dependencies"] as? [[String: Any]] ?? []).compactMap(Self.dependencyName),
                 settingKinds: (target["settings"] as? [[String: Any]] ?? []).compactMap {
                     ($0["kind"] as? [String: Any])?.keys.first
-                }
+                },
+                upcomingFeatures: Self.settingValues("enableUpcomingFeature", in: target),
+                defines: Self.settingValues("define", in: target),
+                packageAccess: target["packageAccess"] as? Bool ?? false,
+                exclude: target["exclude"] as? [String] ?? []
             )
             for setting in target["settings"] as? [[String: Any]] ?? [] {
                 if let mode = (setting["kind"] as? [String: Any])?["swiftLanguageMode"] as? [String: Any],
@@ -91,6 +103,22 @@ package struct PackageDump: Sendable, Equatable {
             }
         }
         self.platforms = platforms
+    }
+
+    /// The `_0` values of a target's Swift settings of one kind (`enableUpcomingFeature`, `define`),
+    /// in manifest order, when no platform condition leaves out every Apple platform.
+    private static func settingValues(_ kind: String, in target: [String: Any]) -> [String] {
+        (target["settings"] as? [[String: Any]] ?? []).compactMap { setting in
+            guard setting["tool"] as? String ?? "swift" == "swift",
+                let value = (setting["kind"] as? [String: Any])?[kind] as? [String: Any]
+            else { return nil }
+            if let names = (setting["condition"] as? [String: Any])?["platformNames"] as? [String], !names.isEmpty,
+                applePlatforms.isDisjoint(with: names)
+            {
+                return nil
+            }
+            return value["_0"] as? String
+        }
     }
 
     /// The name of any dependency (`byName`, `target` or `product`), whatever its condition.
