@@ -41,7 +41,31 @@ extension Joryio {
     /// is recorded and, for a silent sync push, the in-app sync finished (its outcome), and never
     /// later than 20 seconds, even before `initialize()` (the notification is then handled when the
     /// SDK starts). On Apple platforms it is called on the main thread.
+    ///
+    /// On Apple platforms it takes the handler exactly as UIKit hands it to the app delegate (not
+    /// `@Sendable`: forwarding it compiles in the Swift 6 language mode) and calls it on the main
+    /// thread; elsewhere, where there is no main-thread convention, the handler must be `@Sendable`.
+    #if canImport(UIKit) && !os(watchOS)
     public func didReceiveRemoteNotification(
+        _ userInfo: [AnyHashable: Any],
+        completionHandler: @escaping (BackgroundFetchResult) -> Void
+    ) {
+        // Called only on the main queue (CompletionOnce hops there), where UIKit gave it to the app.
+        let handler = MainThreadHandler(completionHandler)
+        self.receiveRemoteNotification(userInfo) { result in handler.value(result) }
+    }
+    #else
+    public func didReceiveRemoteNotification(
+        _ userInfo: [AnyHashable: Any],
+        completionHandler: @escaping @Sendable (BackgroundFetchResult) -> Void
+    ) {
+        self.receiveRemoteNotification(userInfo, completionHandler: completionHandler)
+    }
+    #endif
+
+    /// ``didReceiveRemoteNotification(_:completionHandler:)`` with a handler that may be called on
+    /// any thread (the main thread on Apple platforms).
+    private func receiveRemoteNotification(
         _ userInfo: [AnyHashable: Any],
         completionHandler: @escaping @Sendable (BackgroundFetchResult) -> Void
     ) {
@@ -120,6 +144,16 @@ extension Joryio {
 
 /// A completion handler called at most once, whoever asks first (the handling or the budget); on
 /// Apple platforms on the main thread.
+#if canImport(UIKit) && !os(watchOS)
+/// A value that is only touched on the main thread: UIKit's non-`Sendable` completion handler,
+/// carried to the main queue where it is called.
+private struct MainThreadHandler<Value>: @unchecked Sendable {
+    let value: Value
+
+    init(_ value: Value) { self.value = value }
+}
+#endif
+
 private final class CompletionOnce: Sendable {
     private let handler: Locked<(@Sendable (Joryio.BackgroundFetchResult) -> Void)?>
 
