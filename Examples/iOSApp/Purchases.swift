@@ -1,0 +1,44 @@
+#if canImport(UIKit)
+import Foundation
+import Joryio
+import StoreKit
+import os
+
+/// E-commerce as the README shows it ("E-commerce"), and a StoreKit 2 purchase passed to the
+/// tracker (`EcommerceTracker.trackTransaction(_:)`, the StoreKit 2 adapter of `JoryioEcommerce`).
+enum Purchases {
+    private static let logger = Logger(subsystem: "com.example.joryio", category: "purchases")
+
+    /// The app's tracker, in the currency its prices are in.
+    static let ecommerce = Joryio.shared.ecommerce(config: EcommerceConfig(currency: "USD"))
+
+    /// A product page and an order from the app's own checkout (README "E-commerce").
+    static func trackShopExample() {
+        ecommerce.productViewed(productId: "SKU123", name: "Blue Shirt", price: 29.99)
+        ecommerce.purchase(
+            order: EcommerceOrder(
+                orderId: "ORD-1001",
+                items: [EcommerceCartItem(productId: "SKU123", name: "Blue Shirt", price: 29.99, quantity: 2)],
+                value: 59.98
+            )
+        )  // Order Completed: orderId, total, currency, items
+    }
+
+    /// Buys `productId` with StoreKit 2 and records the verified transaction as `Order Completed`;
+    /// the SDK never finishes a transaction, so the app does.
+    static func buy(productId: String) async {
+        guard #available(iOS 15.0, *) else { return }
+        do {
+            guard let product = try await Product.products(for: [productId]).first else { return }
+            let result = try await product.purchase()
+            guard case .success(let verification) = result, case .verified(let transaction) = verification else {
+                return
+            }
+            self.ecommerce.trackTransaction(transaction)
+            await transaction.finish()
+        } catch {
+            self.logger.error("purchase failed: \(String(describing: error), privacy: .public)")
+        }
+    }
+}
+#endif
