@@ -15,7 +15,13 @@ extension Joryio {
     #if canImport(UIKit) && !os(watchOS)
     /// What `didReceiveRemoteNotification(_:completionHandler:)` completes with: UIKit's own type.
     public typealias BackgroundFetchResult = UIBackgroundFetchResult
+    /// The completion handler `didReceiveRemoteNotification(_:completionHandler:)` takes: exactly
+    /// what UIKit hands the app delegate (not `@Sendable`), called on the main thread.
+    public typealias BackgroundFetchCompletion = (BackgroundFetchResult) -> Void
     #else
+    /// The completion handler `didReceiveRemoteNotification(_:completionHandler:)` takes, called on
+    /// the engine's thread where there is no main-thread convention.
+    public typealias BackgroundFetchCompletion = @Sendable (BackgroundFetchResult) -> Void
     /// What `didReceiveRemoteNotification(_:completionHandler:)` completes with, where UIKit's
     /// `UIBackgroundFetchResult` does not exist (same cases).
     public enum BackgroundFetchResult: Sendable, Equatable {
@@ -45,23 +51,18 @@ extension Joryio {
     /// On Apple platforms it takes the handler exactly as UIKit hands it to the app delegate (not
     /// `@Sendable`: forwarding it compiles in the Swift 6 language mode) and calls it on the main
     /// thread; elsewhere, where there is no main-thread convention, the handler must be `@Sendable`.
-    #if canImport(UIKit) && !os(watchOS)
     public func didReceiveRemoteNotification(
         _ userInfo: [AnyHashable: Any],
-        completionHandler: @escaping (BackgroundFetchResult) -> Void
+        completionHandler: @escaping BackgroundFetchCompletion
     ) {
+        #if canImport(UIKit) && !os(watchOS)
         // Called only on the main queue (CompletionOnce hops there), where UIKit gave it to the app.
         let handler = MainThreadHandler(completionHandler)
         self.receiveRemoteNotification(userInfo) { result in handler.value(result) }
-    }
-    #else
-    public func didReceiveRemoteNotification(
-        _ userInfo: [AnyHashable: Any],
-        completionHandler: @escaping @Sendable (BackgroundFetchResult) -> Void
-    ) {
+        #else
         self.receiveRemoteNotification(userInfo, completionHandler: completionHandler)
+        #endif
     }
-    #endif
 
     /// ``didReceiveRemoteNotification(_:completionHandler:)`` with a handler that may be called on
     /// any thread (the main thread on Apple platforms).
