@@ -19,7 +19,8 @@ extension Joryio {
 extension FeatureCatalog {
     /// The `Joryio` product: the analytics features, then push over the OS's services; in-app and
     /// e-commerce join as their modules arrive (one registration line each).
-    /// The notification-center delegate is installed when an instance starts (INIT-16, PUSH-20).
+    /// The notification-center delegate is installed when `initialize()` accepts its key, on its
+    /// thread, before any first-unlock wait (INIT-16, PUSH-20, issue 26).
     static let joryio = FeatureCatalog.joryio(push: FeatureCatalog.livePushPlatform)
-        .onInitialize { NotificationCenterDelegate.install($0) }
+        .onInitializeCall { NotificationCenterDelegate.install($0) }
 }

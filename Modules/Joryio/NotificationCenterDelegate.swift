@@ -28,18 +28,23 @@ final class NotificationCenterDelegate: NSObject, UNUserNotificationCenterDelega
         super.init()
     }
 
-    /// Installs a delegate for `joryio` on the main thread: at once when called there (as
-    /// `initialize()` is, from `didFinishLaunching`, so the tap that launched the app is not
-    /// missed), else as soon as the main queue runs. The center holds its delegate weakly, so
-    /// `joryio`'s push handler keeps it alive as long as the engine lives. Only the first instance
-    /// installs one: a second (another workspace) would otherwise take the first one's taps.
+    /// The installed delegate: the center holds its delegate weakly, so this keeps it for the
+    /// process's life (it forwards to the instance weakly). Touched on the main thread only.
+    nonisolated(unsafe) private static var installed: NotificationCenterDelegate?
+
+    /// Installs a delegate for `joryio`, called by `initialize()` once it accepted its key, before
+    /// any first-unlock wait: synchronously when `initialize()` runs on the main thread (as it does
+    /// from `didFinishLaunching`, so the tap that launched the app reaches it even while the SDK
+    /// waits for the unlock; taps made before the engine starts wait in the pre-init list), else
+    /// at the main queue's next turn, which may be after the system delivered that tap (the
+    /// README's troubleshooting says so). Only the first instance installs one: a second (another
+    /// workspace) would otherwise take the first one's taps.
     static func install(_ joryio: Joryio) {
-        guard let handler = joryio.feature(PushNotificationHandler.self) else { return }
         let install: @Sendable () -> Void = {
             let center = UNUserNotificationCenter.current()
-            guard !(center.delegate is NotificationCenterDelegate) else { return }
+            guard !(center.delegate is NotificationCenterDelegate), Self.installed == nil else { return }
             let delegate = NotificationCenterDelegate(joryio: joryio, previous: center.delegate)
-            handler.retain(delegate)
+            Self.installed = delegate
             center.delegate = delegate
         }
         if Thread.isMainThread {

@@ -15,6 +15,13 @@ package struct FeatureCatalog: Sendable {
     /// delegate, INIT-16). Nothing by default.
     package var didInitialize: @Sendable (Joryio) -> Void = { _ in }
 
+    /// Runs when `initialize()` accepted its key and host, synchronously on the calling thread and
+    /// before anything else (before a first-unlock wait, INIT-14, and before the engine exists):
+    /// how a product attaches what must not wait for the storage, the notification-center
+    /// delegate that catches the tap which launched the app (INIT-16, issue 26). Once per instance:
+    /// a refused call does not run it, a later call does not run it again. Nothing by default.
+    package var willInitialize: @Sendable (Joryio) -> Void = { _ in }
+
     /// A catalog built from `registrations`.
     package init(_ registrations: @escaping @Sendable (FeatureSetup) -> [FeatureRegistration]) {
         self.registrations = registrations
@@ -31,6 +38,17 @@ package struct FeatureCatalog: Sendable {
         return catalog
     }
 
+    /// This catalog, running `hook` after its own ``willInitialize``.
+    package func onInitializeCall(_ hook: @escaping @Sendable (Joryio) -> Void) -> FeatureCatalog {
+        var catalog = self
+        let earlier = self.willInitialize
+        catalog.willInitialize = { joryio in
+            earlier(joryio)
+            hook(joryio)
+        }
+        return catalog
+    }
+
     /// Tracking, identity, consent, attributes, subscriptions and SDK auth: the three channels.
     package static let analytics = FeatureCatalog { $0.standardRegistrations }
 
@@ -39,6 +57,7 @@ package struct FeatureCatalog: Sendable {
         let base = self.registrations
         var catalog = FeatureCatalog { setup in base(setup) + more(setup) }
         catalog.didInitialize = self.didInitialize
+        catalog.willInitialize = self.willInitialize
         return catalog
     }
 }

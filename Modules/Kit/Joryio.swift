@@ -31,6 +31,9 @@ public final class Joryio: Sendable {
         var defaultKeyValue: (any KeyValueStore)??
         /// `initialize()` was called before the device's first unlock and waits for it (INIT-14).
         var initializationPending = false
+        /// An `initialize()` call got past its key and host checks (the product's
+        /// ``FeatureCatalog/willInitialize`` ran).
+        var initializeCallAccepted = false
         /// That waiting call's start, run at the unlock (or by a later call that finds storage
         /// readable, should the unlock's notification have been missed).
         var pendingStart: (@Sendable () -> Void)?
@@ -89,6 +92,13 @@ public final class Joryio: Sendable {
             self.refuse(refusal.reason)
             return
         }
+        // Before a first-unlock wait and on the calling thread (the main thread at launch): the
+        // product's OS hooks, once per instance (INIT-16).
+        let firstAccepted = self.state.withLock { state -> Bool in
+            defer { state.initializeCallAccepted = true }
+            return !state.initializeCallAccepted
+        }
+        if firstAccepted { self.features.willInitialize(self) }
         let availability = self.environment.storageAvailability
         let begin: @Sendable () -> Void = { [self] in
             self.start(sdkKey: sdkKey, endpoint: endpoint, config: clamped, adjustments: adjustments, logger: logger)

@@ -19,9 +19,6 @@ package final class PushNotificationHandler: EngineFeature {
 
     private struct State {
         var linkHandler: LinkHandler?
-        /// Objects that live as long as this feature: the notification-center delegate, which the
-        /// center holds weakly.
-        var retained: [AnyObject] = []
     }
 
     /// What links are followed with.
@@ -39,11 +36,6 @@ package final class PushNotificationHandler: EngineFeature {
     package var linkHandler: LinkHandler? {
         get { self.state.withLock { $0.linkHandler } }
         set { self.state.withLock { $0.linkHandler = newValue } }
-    }
-
-    /// Keeps `object` alive as long as this feature (the engine) lives.
-    package func retain(_ object: AnyObject) {
-        self.state.withLock { $0.retained.append(object) }
     }
 
     /// Carries out the decision for `payload` arriving at `arrival`, then calls `completion` once:

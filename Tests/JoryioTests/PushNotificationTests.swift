@@ -284,15 +284,48 @@ enum APNs {
         #expect(seen.withLock { $0 } == [true], "a second initialize() is ignored (INIT-2)")
     }
 
+    @Test(
+        "INIT-16, PUSH-20: the delegate's hook runs inside initialize(), on its thread, before a first-unlock wait; once; not for a refused key"
+    )
+    func delegateHookBeforeFirstUnlock() {
+        // Before issue 26 the delegate was installed by the start hook (onInitialize), which waits
+        // for the first unlock: a tap that launched the app meanwhile found no delegate.
+        struct Seen: Sendable, Equatable {
+            var started: Bool
+            var pending: Bool
+        }
+        let seen = Locked<[Seen]>([])
+        let started = Locked<Int>(0)
+        let catalog = FeatureCatalog.joryio(push: FakePushPlatform())
+            .onInitializeCall { joryio in
+                seen.withLock { $0.append(Seen(started: joryio.isStarted, pending: joryio.isInitializationPending)) }
+            }
+            .onInitialize { _ in started.withLock { $0 += 1 } }
+        let device = ManualStorageAvailability()
+        let sdk = TestSDK(transport: RecordingTransport(), features: catalog, storageAvailability: device)
+        sdk.start(sdkKey: "not a key")
+        #expect(seen.withLock { $0 }.isEmpty, "a refused key attaches nothing")
+        sdk.start()
+        #expect(seen.withLock { $0 } == [Seen(started: false, pending: false)], "before the wait and the engine")
+        #expect(sdk.joryio.isInitializationPending)
+        #expect(started.withLock { $0 } == 0, "the start hook still waits for the unlock")
+        sdk.start()
+        device.unlock()
+        sdk.scheduler.runUntilIdle()
+        #expect(started.withLock { $0 } == 1)
+        #expect(seen.withLock { $0 }.count == 1, "once per instance")
+    }
+
     @Test("INIT-16: hooks added to a catalog run in order, and adding features keeps them")
     func startHooksChain() {
         let order = Locked<[String]>([])
         let catalog = FeatureCatalog.analytics
             .onInitialize { _ in order.withLock { $0.append("first") } }
             .onInitialize { _ in order.withLock { $0.append("second") } }
+            .onInitializeCall { _ in order.withLock { $0.append("call") } }
             .adding { _ in [] }
         TestSDK(transport: RecordingTransport(), features: catalog).start()
-        #expect(order.withLock { $0 } == ["first", "second"])
+        #expect(order.withLock { $0 } == ["call", "first", "second"])
     }
 
     // MARK: - Foreign notifications
