@@ -37,6 +37,10 @@ package enum LifecycleEvent: Sendable, Equatable {
     case foreground(Date)
     /// The app moved to the background: send what is queued.
     case background
+    /// The app became active (`true`: `didBecomeActive`, also at launch when it already is) or
+    /// stopped being active (`false`: `willResignActive`, a call or Control Center over it). Only
+    /// an active app shows in-app messages and counts their dwell (INAPP-57, INAPP-59).
+    case active(Bool)
     /// The process is about to end.
     case terminate
 }

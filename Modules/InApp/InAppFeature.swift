@@ -261,13 +261,17 @@ package final class InAppFeature: EngineFeature {
         self.reports.authorizationChanged()
     }
 
-    /// The foreground syncs, at most once per `syncInterval` (INAPP-9).
+    /// The foreground syncs, at most once per `syncInterval` (INAPP-9). Messages show, and their
+    /// dwell counts, only while the app is active (INAPP-57, INAPP-59): from `didBecomeActive` (also
+    /// at a cold launch, when the app is already active) until `willResignActive` or the
+    /// background; entering the foreground is not yet being active.
     package func lifecycle(_ event: LifecycleEvent) {
         switch event {
         case .foreground:
-            self.feed { .appActive(true, at: $0) }
             self.reports.trigger()
             self.sync(.foreground)
+        case .active(let active):
+            self.feed { .appActive(active, at: $0) }
         case .background:
             self.feed { .appActive(false, at: $0) }
             self.reports.sendIfDue()

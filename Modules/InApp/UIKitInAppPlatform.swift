@@ -9,14 +9,12 @@ public struct UIKitInAppPlatform: InAppPlatform {
     /// Creates it.
     public init() {}
 
-    /// `UIApplication.applicationState == .active`, read on the main thread.
+    /// Whether the app is active, as the lifecycle observer last published it from the main thread
+    /// (`didBecomeActive` / `willResignActive`, and the state read at `initialize()`). Never waits
+    /// on the main thread: the engine's queue asks, and a main thread waiting on the SDK (its own
+    /// `willTerminate`) would deadlock on a `DispatchQueue.main.sync` here (issue 26).
     public var isActive: Bool {
-        guard Thread.isMainThread else {
-            return DispatchQueue.main.sync {
-                MainActor.assumeIsolated { UIApplication.shared.applicationState == .active }
-            }
-        }
-        return MainActor.assumeIsolated { UIApplication.shared.applicationState == .active }
+        AppActivity.isActive
     }
 
     /// On the main thread, once the app is active and the top view controller is stable

@@ -382,6 +382,35 @@ public final class Joryio: Sendable {
         self.submit { $0.enteredBackground() }
     }
 
+    /// ``applicationDidEnterBackground()``, calling `whenSent` once the event send it started
+    /// settled (the answer to its last request arrived), or at once when the SDK has not started:
+    /// the lifecycle observer ends its background task there (issue 26). A `whenSent` that never
+    /// comes (the call dropped before `initialize()`) is covered by the task's expiration handler.
+    package func applicationDidEnterBackground(whenSent: @escaping @Sendable () -> Void) {
+        guard self.isStarted else {
+            self.submit { $0.enteredBackground() }
+            whenSent()
+            return
+        }
+        self.submit { $0.enteredBackground(whenSent: whenSent) }
+    }
+
+    /// Tells the SDK the app became active (UIKit's `didBecomeActive`, and at launch when it already
+    /// is): in-app messages may show and their dwell counts (INAPP-57, INAPP-59). Apple platforms
+    /// call it automatically.
+    public func applicationDidBecomeActive() {
+        AppActivity.publish(true)
+        self.submit { $0.activityChanged(true) }
+    }
+
+    /// Tells the SDK the app stopped being active (UIKit's `willResignActive`: a call, Control
+    /// Center, the app switcher): no message shows and a shown one's dwell pauses. Apple platforms
+    /// call it automatically.
+    public func applicationWillResignActive() {
+        AppActivity.publish(false)
+        self.submit { $0.activityChanged(false) }
+    }
+
     /// The process is about to end (UIKit's `willTerminate`): pending events are stored and every
     /// feature hears it. Not public: apps never call it; the lifecycle observer (and tests) do.
     ///

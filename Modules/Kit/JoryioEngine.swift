@@ -258,11 +258,14 @@ package final class JoryioEngine: Sendable {
         self.uploader?.trigger(.flush)
     }
 
-    /// The app moved to the background: store pending events, then every feature hears it.
-    package func enteredBackground() {
+    /// The app moved to the background: store pending events, then every feature hears it;
+    /// `whenSent` once the event send that started settled (at once when none did).
+    package func enteredBackground(whenSent: (@Sendable () -> Void)? = nil) {
         self.commit()
         self.persistSession()
         self.features.each { $0.lifecycle(.background) }
+        guard let whenSent else { return }
+        if let uploader { uploader.whenSettled(whenSent) } else { whenSent() }
     }
 
     /// The process is about to end: store what is pending, then every feature hears it.
@@ -270,6 +273,11 @@ package final class JoryioEngine: Sendable {
         self.commit()
         self.persistSession()
         self.features.each { $0.lifecycle(.terminate) }
+    }
+
+    /// The app became active or stopped being active: every feature hears it (INAPP-57).
+    package func activityChanged(_ active: Bool) {
+        self.features.each { $0.lifecycle(.active(active)) }
     }
 
     /// The app returned to the foreground: the session rules (WIPE-4), then every feature (ATTR-8).

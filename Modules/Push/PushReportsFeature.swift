@@ -117,7 +117,7 @@ package final class PushReportsFeature: EngineFeature, PushReporting {
         switch event {
         case .foreground: self.queue.trigger()
         case .background: self.queue.sendIfDue()
-        case .terminate: break
+        case .terminate, .active: break
         }
     }
 

@@ -60,6 +60,7 @@ private final class ScoreFeature: EngineFeature {
         case .foreground: self.note("foreground")
         case .background: self.note("background")
         case .terminate: self.note("terminate")
+        case .active(let active): self.note(active ? "active" : "inactive")
         }
     }
 

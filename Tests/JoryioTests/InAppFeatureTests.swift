@@ -376,8 +376,68 @@ import Testing
         #expect(platform.calls.isEmpty)
         platform.isActive = true
         sdk.joryio.applicationWillEnterForeground()
+        sdk.joryio.applicationDidBecomeActive()
         sdk.advance(to: 10)
         #expect(platform.calls == ["present sale"])
+    }
+
+    @Test(
+        "INAPP-57: a cold launch that starts inactive shows the message once the app becomes active (didBecomeActive), without a foreground"
+    )
+    func coldLaunchBecomesActive() {
+        // Before issue 26 only willEnterForeground made the app active, and a cold launch has none:
+        // the first session's messages never showed.
+        let platform = FakeInAppPlatform()
+        platform.isActive = false
+        let (sdk, _) = self.sdk(platform)
+        sdk.joryio.inAppPresenter = StubInAppPresenter()
+        sdk.start()
+        sdk.track(["Product Viewed"])
+        sdk.advance(to: 2)
+        #expect(platform.calls.isEmpty)
+        platform.isActive = true
+        sdk.joryio.applicationDidBecomeActive()
+        sdk.advance(to: 3)
+        #expect(platform.calls == ["present sale"])
+    }
+
+    @Test("INAPP-57: entering the foreground is not being active: nothing shows until didBecomeActive")
+    func foregroundIsNotActive() {
+        // Before issue 26 willEnterForeground fed `.appActive(true)`.
+        let platform = FakeInAppPlatform()
+        platform.isActive = false
+        let (sdk, _) = self.sdk(platform)
+        sdk.joryio.inAppPresenter = StubInAppPresenter()
+        sdk.start()
+        sdk.track(["Product Viewed"])
+        sdk.joryio.applicationWillEnterForeground()
+        sdk.advance(to: 5)
+        #expect(platform.calls.isEmpty)
+        sdk.joryio.applicationDidBecomeActive()
+        sdk.advance(to: 6)
+        #expect(platform.calls == ["present sale"])
+    }
+
+    @Test("INAPP-59: the 1 s dwell does not count while the app is inactive (willResignActive), and resumes after")
+    func dwellPausesWhileInactive() {
+        // Before issue 26 willResignActive was not observed: a message under Control Center or a
+        // call counted as displayed.
+        let platform = FakeInAppPlatform()
+        let (sdk, transport) = self.sdk(platform)
+        sdk.joryio.inAppPresenter = StubInAppPresenter()
+        sdk.start()
+        sdk.joryio.applicationDidBecomeActive()
+        sdk.track(["Product Viewed"])
+        #expect(platform.calls == ["present sale"])
+        sdk.advance(to: 0.5)
+        sdk.joryio.applicationWillResignActive()
+        sdk.advance(to: 10)
+        #expect(self.reports(transport).isEmpty, "half a second active so far")
+        sdk.joryio.applicationDidBecomeActive()
+        sdk.advance(to: 10.9)
+        #expect(self.reports(transport).isEmpty, "the second is counted again from the return")
+        sdk.advance(to: 11.1)
+        #expect(self.reports(transport) == ["displayed sale tok-sale"])
     }
 
     @Test("WIPE-11: wipeData() clears the displayed history: a campaign capped at one display shows again")

@@ -223,6 +223,7 @@ final class InAppSimulation: @unchecked Sendable {
             self.scheduler.advance(by: [0.3, 2][Int.random(in: 0..<2, using: &self.random)])
             self.platform.isActive = true
             self.sdk.joryio.applicationWillEnterForeground()
+            self.sdk.joryio.applicationDidBecomeActive()
         case 50..<54:
             let user = ["u1", "u2"][Int.random(in: 0..<2, using: &self.random)]
             self.note("identify \(user)")

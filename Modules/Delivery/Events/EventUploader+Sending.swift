@@ -57,6 +57,7 @@ extension EventUploader {
 
     /// Applies the event table to an answer (ARCHITECTURE §4).
     private func handle(_ result: Result<HTTPResponse, TransportError>, records: [QueueRecord], fromSplit: Bool) {
+        defer { self.settleIfIdle() }
         let now = self.dependencies.clock.now()
         let outcome = BatchOutcome.classify(result, count: records.count, now: now)
         let logger = self.dependencies.logger
@@ -143,6 +144,7 @@ extension EventUploader {
     /// The 401 flow's verdict: a departed user's events are dropped so they never block the next
     /// user's (AUTH-8); the current user's wait for a new token (AUTH-9).
     private func handle(_ rejection: TokenRejection, records: [QueueRecord], fromSplit: Bool) {
+        defer { self.settleIfIdle() }
         self.state.withLock { $0.inFlight = false }
         switch rejection {
         case .drop:

@@ -61,6 +61,8 @@ package final class EventUploader: Sendable {
     struct State {
         /// A request is on the wire.
         var inFlight = false
+        /// Called once no request is on the wire any more (``whenSettled(_:)``).
+        var whenSettled: [@Sendable () -> Void] = []
         /// Halves of a split batch, sent before anything else (BATCH-6).
         var splitHalves: [[QueueRecord]] = []
         /// The failure streak, backoff and `Retry-After`.
@@ -192,6 +194,29 @@ package final class EventUploader: Sendable {
         if self.settings.sendImmediately || queued >= self.settings.batchSize {
             self.trigger(.size)
         }
+    }
+
+    /// Calls `done` once no request is on the wire: at once when none is, else after the answer to
+    /// the last request of the current run (a drain's last batch, a split's last half, or the one
+    /// that failed into a backoff or stopped sending). How the background task that wraps the send
+    /// started at `didEnterBackground` knows when to end (issue 26).
+    package func whenSettled(_ done: @escaping @Sendable () -> Void) {
+        let now = self.state.withLock { state -> Bool in
+            guard state.inFlight else { return true }
+            state.whenSettled.append(done)
+            return false
+        }
+        if now { done() }
+    }
+
+    /// Runs the ``whenSettled(_:)`` callbacks if no request is on the wire.
+    func settleIfIdle() {
+        let callbacks = self.state.withLock { state -> [@Sendable () -> Void] in
+            guard !state.inFlight else { return [] }
+            defer { state.whenSettled = [] }
+            return state.whenSettled
+        }
+        callbacks.forEach { $0() }
     }
 
     /// Asks for a send. A flush or timer drains the whole queue, one request at a time.
