@@ -2,19 +2,18 @@
 internal import CoreLocation
 internal import Foundation
 
-/// The thin CoreLocation adapter: permission, significant location changes and region monitoring.
-/// Every decision (which zones, when to choose again, debouncing) is in the pure types; this only
-/// forwards. CoreLocation wants its manager made and used on a thread with a run loop, so every
-/// call hops to the main queue.
-// Confined: the CLLocationManager handle and the handler are touched on the main queue only (every
-// method hops there; CoreLocation calls the delegate on the thread that made the manager, the main one).
+/// The thin CoreLocation adapter: it hands every call and every delegate callback to
+/// ``GeozoneSourceStateMachine`` (permission, positions, significant location changes, regions,
+/// failures; tested on Linux) and performs the actions it returns. CoreLocation wants its manager
+/// made and used on a thread with a run loop, so every call hops to the main queue.
+// Confined: the CLLocationManager handle, the machine and the handler are touched on the main queue
+// only (every method hops there; CoreLocation calls the delegate on the thread that made the
+// manager, the main one).
 final class CoreLocationGeozoneSource: NSObject, GeozoneLocationSource, CLLocationManagerDelegate, @unchecked Sendable {
-    /// Regions this source made carry this prefix, so the app's own regions are never touched.
-    private static let prefix = "io.joryio.geozone."
-
     // Touched on the main queue only.
     private var manager: CLLocationManager?
     private var handler: (@Sendable (GeozoneLocationInput) -> Void)?
+    private var machine = GeozoneSourceStateMachine()
 
     func start(_ handler: @escaping @Sendable (GeozoneLocationInput) -> Void) {
         DispatchQueue.main.async {
@@ -22,51 +21,32 @@ final class CoreLocationGeozoneSource: NSObject, GeozoneLocationSource, CLLocati
             self.manager = manager
             self.handler = handler
             manager.delegate = self
-            if manager.authorizationStatus == .notDetermined {
-                manager.requestAlwaysAuthorization()
-            }
-            if CLLocationManager.significantLocationChangeMonitoringAvailable() {
-                manager.startMonitoringSignificantLocationChanges()
-            }
-            manager.requestLocation()
+            let capabilities = GeozoneSourceStateMachine.Capabilities(
+                significantChanges: CLLocationManager.significantLocationChangeMonitoringAvailable(),
+                regionMonitoring: CLLocationManager.isMonitoringAvailable(for: CLCircularRegion.self),
+                maximumRegionRadius: manager.maximumRegionMonitoringDistance
+            )
+            self.perform(
+                self.machine.start(
+                    authorization: GeozoneAuthorization(coreLocationStatus: manager.authorizationStatus.rawValue),
+                    capabilities: capabilities,
+                    monitoredRegions: manager.monitoredRegions.map(Self.region)
+                )
+            )
         }
     }
 
     func monitor(_ zones: [Geozone]) {
-        DispatchQueue.main.async {
-            guard let manager = self.manager,
-                CLLocationManager.isMonitoringAvailable(for: CLCircularRegion.self)
-            else { return }
-            let wanted = Dictionary(zones.prefix(20).map { (Self.prefix + $0.id, $0) }, uniquingKeysWith: { a, _ in a })
-            for region in manager.monitoredRegions where region.identifier.hasPrefix(Self.prefix) {
-                if wanted[region.identifier] == nil { manager.stopMonitoring(for: region) }
-            }
-            let monitored = Set(manager.monitoredRegions.map(\.identifier))
-            for (identifier, zone) in wanted where !monitored.contains(identifier) {
-                let region = CLCircularRegion(
-                    center: CLLocationCoordinate2D(latitude: zone.center.latitude, longitude: zone.center.longitude),
-                    radius: min(zone.radius, manager.maximumRegionMonitoringDistance),
-                    identifier: identifier
-                )
-                region.notifyOnEntry = true
-                region.notifyOnExit = true
-                manager.startMonitoring(for: region)
-                manager.requestState(for: region)
-            }
-        }
+        DispatchQueue.main.async { self.perform(self.machine.monitor(zones)) }
     }
 
     func requestPosition() {
-        DispatchQueue.main.async { self.manager?.requestLocation() }
+        DispatchQueue.main.async { self.perform(self.machine.requestPosition()) }
     }
 
     func stop() {
         DispatchQueue.main.async {
-            guard let manager = self.manager else { return }
-            manager.stopMonitoringSignificantLocationChanges()
-            for region in manager.monitoredRegions where region.identifier.hasPrefix(Self.prefix) {
-                manager.stopMonitoring(for: region)
-            }
+            self.perform(self.machine.stop())
             self.handler = nil
         }
     }
@@ -74,36 +54,93 @@ final class CoreLocationGeozoneSource: NSObject, GeozoneLocationSource, CLLocati
     // MARK: - CLLocationManagerDelegate (main queue)
 
     func locationManagerDidChangeAuthorization(_ manager: CLLocationManager) {
-        let status: GeozoneAuthorization
-        switch manager.authorizationStatus {
-        case .notDetermined: status = .notDetermined
-        case .authorizedAlways: status = .always
-        case .authorizedWhenInUse: status = .whenInUse
-        default: status = .denied
-        }
-        self.handler?(.authorization(status))
+        let status = GeozoneAuthorization(coreLocationStatus: manager.authorizationStatus.rawValue)
+        self.perform(self.machine.authorizationChanged(status))
     }
 
     func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
         guard let location = locations.last else { return }
         let point = GeoPoint(latitude: location.coordinate.latitude, longitude: location.coordinate.longitude)
-        self.handler?(.position(point, location.timestamp))
+        self.perform(self.machine.located(point, at: location.timestamp))
     }
 
-    func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error) {}
+    func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error) {
+        self.perform(self.machine.failed(code: Self.code(error)))
+    }
 
     func locationManager(_ manager: CLLocationManager, didDetermineState state: CLRegionState, for region: CLRegion) {
-        guard let id = Self.zoneId(region) else { return }
-        switch state {
-        case .inside: self.handler?(.entered(zoneId: id, Date()))
-        case .outside: self.handler?(.exited(zoneId: id, Date()))
-        default: break
+        let state = GeozoneSourceStateMachine.RegionState(coreLocationValue: state.rawValue)
+        self.perform(self.machine.determinedState(state, identifier: region.identifier, at: Date()))
+    }
+
+    func locationManager(_ manager: CLLocationManager, didStartMonitoringFor region: CLRegion) {
+        self.perform(self.machine.monitoringStarted(identifier: region.identifier))
+    }
+
+    func locationManager(
+        _ manager: CLLocationManager,
+        monitoringDidFailFor region: CLRegion?,
+        withError error: any Error
+    ) {
+        self.perform(self.machine.monitoringFailed(identifier: region?.identifier, code: Self.code(error)))
+    }
+
+    // MARK: - Performing
+
+    private func perform(_ actions: [GeozoneSourceStateMachine.Action]) {
+        for action in actions {
+            switch action {
+            case .report(let input):
+                self.handler?(input)
+            case .requestAuthorization:
+                self.manager?.requestAlwaysAuthorization()
+            case .requestLocation:
+                self.manager?.requestLocation()
+            case .startSignificantChanges:
+                self.manager?.startMonitoringSignificantLocationChanges()
+            case .stopSignificantChanges:
+                self.manager?.stopMonitoringSignificantLocationChanges()
+            case .startMonitoring(let region):
+                let circle = CLCircularRegion(
+                    center: CLLocationCoordinate2D(latitude: region.latitude, longitude: region.longitude),
+                    radius: region.radius,
+                    identifier: region.identifier
+                )
+                circle.notifyOnEntry = true
+                circle.notifyOnExit = true
+                self.manager?.startMonitoring(for: circle)
+            case .stopMonitoring(let identifier):
+                guard let manager = self.manager else { continue }
+                for region in manager.monitoredRegions where region.identifier == identifier {
+                    manager.stopMonitoring(for: region)
+                }
+            case .requestState(let identifier):
+                guard let manager = self.manager else { continue }
+                for region in manager.monitoredRegions where region.identifier == identifier {
+                    manager.requestState(for: region)
+                }
+            }
         }
     }
 
-    private static func zoneId(_ region: CLRegion) -> String? {
-        guard region.identifier.hasPrefix(Self.prefix) else { return nil }
-        return String(region.identifier.dropFirst(Self.prefix.count))
+    /// A monitored region as the machine compares it; one that is not a circle gets a NaN
+    /// geometry, so it never equals a wanted region and is replaced.
+    private static func region(_ region: CLRegion) -> GeozoneSourceStateMachine.Region {
+        guard let circle = region as? CLCircularRegion else {
+            return .init(identifier: region.identifier, latitude: .nan, longitude: .nan, radius: .nan)
+        }
+        return .init(
+            identifier: region.identifier,
+            latitude: circle.center.latitude,
+            longitude: circle.center.longitude,
+            radius: circle.radius
+        )
+    }
+
+    /// The `CLError` code of `error`, `nil` for another error.
+    private static func code(_ error: any Error) -> Int? {
+        let error = error as NSError
+        return error.domain == kCLErrorDomain ? error.code : nil
     }
 }
 #endif

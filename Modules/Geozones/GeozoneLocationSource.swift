@@ -1,4 +1,5 @@
 package import Foundation
+package import JoryioCore
 
 /// What the location source tells the geozones feature. Delivered on any thread.
 package enum GeozoneLocationInput: Sendable, Equatable {
@@ -10,14 +11,18 @@ package enum GeozoneLocationInput: Sendable, Equatable {
     case exited(zoneId: String, Date)
     /// Location permission changed (logged; the OS stops delivering without it).
     case authorization(GeozoneAuthorization)
+    /// A line for the SDK's log: a failure the source handled, a region dropped (issue 26).
+    case log(LogLevel, String)
 }
 
 /// Location permission as the source reports it.
 package enum GeozoneAuthorization: String, Sendable, Equatable {
     /// Not asked yet.
     case notDetermined
-    /// Refused or restricted: nothing is delivered.
+    /// Refused (or a status this SDK does not know): nothing is delivered.
     case denied
+    /// Restricted (parental controls, device management): nothing is delivered.
+    case restricted
     /// While the app is in use only: zones work in the foreground.
     case whenInUse
     /// Always: zones work in the background too.
@@ -28,8 +33,9 @@ package enum GeozoneAuthorization: String, Sendable, Equatable {
 /// platforms), a no-op elsewhere, a scripted double in tests. The feature calls it on the engine's executor,
 /// and only while the app started tracking and collection is allowed (GEO-4, GEO-5).
 package protocol GeozoneLocationSource: AnyObject, Sendable {
-    /// Starts location delivery (asks for permission when not determined, significant location
-    /// changes) and reports to `handler` until ``stop()``.
+    /// Starts location delivery (asks for permission when not determined; positions, regions and,
+    /// at `.always`, significant location changes only once authorized) and reports to `handler`
+    /// until ``stop()``.
     func start(_ handler: @escaping @Sendable (GeozoneLocationInput) -> Void)
     /// Monitors exactly `zones` (at most 20), replacing what was monitored.
     func monitor(_ zones: [Geozone])

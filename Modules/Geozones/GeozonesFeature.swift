@@ -176,6 +176,8 @@ package final class GeozonesFeature: EngineFeature {
         switch input {
         case .authorization(let status):
             self.logger.info("location permission: \(status.rawValue)")
+        case .log(let level, let message):
+            self.logger.log(level, message)
         case .position(let point, let time):
             guard point.isValid else {
                 self.logger.debug("position ignored: not a valid coordinate")
