@@ -5,7 +5,7 @@ import StoreKit
 import os
 
 /// E-commerce as the README shows it ("E-commerce"), and a StoreKit 2 purchase passed to the
-/// tracker (`EcommerceTracker.trackTransaction(_:)`, the StoreKit 2 adapter of `JoryioEcommerce`).
+/// tracker (`EcommerceTracker.trackPurchase(_:product:)`, the StoreKit 2 adapter of `JoryioEcommerce`).
 enum Purchases {
     private static let logger = Logger(subsystem: "com.example.joryio", category: "purchases")
 
@@ -24,18 +24,16 @@ enum Purchases {
         )  // Order Completed: orderId, total, currency, items
     }
 
-    /// Buys `productId` with StoreKit 2 and records the verified transaction as `Order Completed`;
-    /// the SDK never finishes a transaction, so the app does.
+    /// Buys `productId` with StoreKit 2 and records the purchase as `Order Completed` (in the
+    /// product's currency on iOS 15); the SDK never finishes a transaction, so the app does.
     static func buy(productId: String) async {
         guard #available(iOS 15.0, *) else { return }
         do {
             guard let product = try await Product.products(for: [productId]).first else { return }
             let result = try await product.purchase()
-            guard case .success(let verification) = result, case .verified(let transaction) = verification else {
-                return
-            }
-            self.ecommerce.trackTransaction(transaction)
-            await transaction.finish()
+            // Transaction.updates never delivers this purchase: pass its result (once per id).
+            self.ecommerce.trackPurchase(result, product: product)
+            if case .success(.verified(let transaction)) = result { await transaction.finish() }
         } catch {
             self.logger.error("purchase failed: \(String(describing: error), privacy: .public)")
         }

@@ -14,11 +14,21 @@ public final class EcommerceTracker: Sendable {
     private let joryio: Joryio
     /// The ISO 4217 code sent, or `nil` when ``config``'s is not one (then every call is refused).
     let currency: String?
+    /// The instance's transactions recorded so far, shared by all its trackers (issue 26).
+    private let book: Locked<StoreKitTransactionBook>
+
+    private static let bookKey = "ecommerce.transactionBook"
 
     package init(joryio: Joryio, config: EcommerceConfig) {
         self.joryio = joryio
         self.config = config
         self.currency = EcommerceEvents.currencyCode(config.currency)
+        self.book = joryio.productValues.withLock { values in
+            if let book = values[Self.bookKey] as? Locked<StoreKitTransactionBook> { return book }
+            let book = Locked(StoreKitTransactionBook())
+            values[Self.bookKey] = book
+            return book
+        }
         if self.currency == nil {
             joryio.warn(
                 "ecommerce: \"\(String(config.currency.prefix(16)))\" is not an ISO 4217 currency code "
@@ -83,26 +93,42 @@ public final class EcommerceTracker: Sendable {
     /// ``EcommerceTransaction``'s rules: purchased (and, with `trackRestoredPurchases`, restored)
     /// transactions become `Order Completed`; a revocation becomes `Order Refunded`; the rest is
     /// skipped with a line saying why. The SDK never finishes or consumes a transaction (IAP-5).
+    ///
+    /// Each transaction is recorded once per id (its refund once more), whether it comes here, from
+    /// the StoreKit calls or from the `Transaction.updates` listener; a repeat logs a line.
     public func trackTransaction(_ transaction: EcommerceTransaction) {
-        switch StoreKitMapping.event(for: transaction, restored: self.config.trackRestoredPurchases) {
-        case .failure(let skip):
-            self.joryio.inform("ecommerce: transaction skipped: \(skip)")
-        case .success(.purchase(let order, let currency)):
-            self.send("trackTransaction", currency: currency) { EcommerceEvents.purchase(order, currency: $0) }
-        case .success(.refund(let orderId, let currency)):
-            self.send("trackTransaction", currency: currency) {
-                EcommerceEvents.orderRefunded(orderId: orderId, value: nil, items: nil, currency: $0)
-            }
+        self.record(.verified(transaction))
+    }
+
+    /// Records what StoreKit handed over, at most once per transaction (issue 26): every StoreKit
+    /// path (the purchase result, the app's transactions, the updates listener) comes here.
+    package func record(_ delivery: StoreKitDelivery) {
+        let decision = self.book.withLock { book in
+            StoreKitIntake.decide(
+                delivery,
+                restored: self.config.trackRestoredPurchases,
+                trackerCurrency: self.currency,
+                listening: self.config.trackInAppPurchases,
+                book: &book
+            )
+        }
+        switch decision {
+        case .send(let event):
+            for note in event.notes { self.joryio.inform("ecommerce.trackTransaction: \(note)") }
+            self.joryio.track(event.name, values: event.properties)
+        case .skip(let line):
+            self.joryio.inform("ecommerce: \(line)")
+        case .refuse(let line):
+            self.joryio.warn("ecommerce.trackTransaction: \(line); nothing sent")
         }
     }
 
     /// Builds the event with the currency and sends it, or logs why not.
     private func send(
         _ call: String,
-        currency override: String? = nil,
         _ build: (String) -> Result<EcommerceEvents.Event, EcommerceEvents.Refusal>
     ) {
-        guard let currency = override.flatMap(EcommerceEvents.currencyCode) ?? self.currency else {
+        guard let currency = self.currency else {
             self.joryio.warn(
                 "ecommerce.\(call): no valid currency (\(String(self.config.currency.prefix(16)))); nothing sent"
             )
