@@ -195,10 +195,13 @@ extension FeatureCatalog {
         #endif
     }
 
-    /// The OS's push services: UserNotifications and UIKit on iOS, none elsewhere.
+    /// The OS's push services: UserNotifications with UIKit on iOS, with AppKit on macOS, none
+    /// elsewhere.
     static var livePushPlatform: any PushPlatform {
         #if canImport(UserNotifications) && canImport(UIKit) && !os(watchOS)
         UserNotificationsPushPlatform()
+        #elseif canImport(UserNotifications) && canImport(AppKit) && os(macOS)
+        AppKitPushPlatform()
         #else
         NoPushPlatform()
         #endif

@@ -21,6 +21,8 @@ extension FeatureCatalog {
     /// e-commerce join as their modules arrive (one registration line each).
     /// The notification-center delegate is installed when `initialize()` accepts its key, on its
     /// thread, before any first-unlock wait (INIT-16, PUSH-20, issue 26).
+    /// What the platform cannot do (no push, no in-app display) is logged once at start.
     static let joryio = FeatureCatalog.joryio(push: FeatureCatalog.livePushPlatform)
         .onInitializeCall { NotificationCenterDelegate.install($0) }
+        .onInitialize { $0.logPlatformSupport() }
 }

@@ -1,9 +1,13 @@
-#if canImport(UserNotifications) && canImport(UIKit) && (os(iOS) || os(visionOS))
+#if canImport(UserNotifications) && (os(iOS) || os(visionOS) || os(macOS))
 internal import Foundation
 internal import JoryioKit
 internal import JoryioPush
-import UIKit
 import UserNotifications
+#if os(macOS)
+import AppKit
+#else
+import UIKit
+#endif
 
 /// The SDK's `UNUserNotificationCenter` delegate (INIT-16, PUSH-20 … PUSH-22), deliberately thin:
 /// what to do with a notification is decided by ``Joryio/notificationWillPresent(_:)`` and
@@ -82,8 +86,7 @@ final class NotificationCenterDelegate: NSObject, UNUserNotificationCenterDelega
     ) {
         let payload = PushPayload(userInfo: response.notification.request.content.userInfo)
         // Only a debug hint: the link itself waits on the platform, which checks the state again.
-        let active =
-            Thread.isMainThread && MainActor.assumeIsolated { UIApplication.shared.applicationState == .active }
+        let active = Thread.isMainThread && MainActor.assumeIsolated { Self.applicationIsActive }
         let action = Self.action(response.actionIdentifier)
         if let joryio = self.joryio, joryio.notificationResponse(payload, action: action, appIsActive: active) {
             completionHandler()
@@ -108,6 +111,16 @@ final class NotificationCenterDelegate: NSObject, UNUserNotificationCenterDelega
         return super.forwardingTarget(for: aSelector)
     }
 
+    /// Whether the application is active; on the main thread.
+    @MainActor
+    private static var applicationIsActive: Bool {
+        #if os(macOS)
+        NSApplication.shared.isActive
+        #else
+        UIApplication.shared.applicationState == .active
+        #endif
+    }
+
     private static func action(_ identifier: String) -> PushResponseAction {
         switch identifier {
         case UNNotificationDefaultActionIdentifier: .open
@@ -128,7 +141,7 @@ final class NotificationCenterDelegate: NSObject, UNUserNotificationCenterDelega
 #else
 internal import JoryioKit
 
-/// No notification center here (Linux): nothing to install.
+/// No notification center here (Linux, tvOS, watchOS): nothing to install.
 enum NotificationCenterDelegate {
     static func install(_ joryio: Joryio) {}
 }
