@@ -96,7 +96,7 @@ package final class PushFeature: EngineFeature {
         self.refreshPermission(force: false)
         if self.settings.requestPermissionAtLaunch, self.platform.hasPush {
             self.launchRequest.withLock { task in
-                task = Task { [self] in await self.requestPermission() }
+                task = Task { [self] in await self.askForPermission(atLaunch: true) }
             }
         }
     }
@@ -227,14 +227,25 @@ package final class PushFeature: EngineFeature {
     /// The OS part of `requestPushPermission()`: asks (provisional when configured), asks iOS for a
     /// token and writes the new status; whether it was granted. The facade submits
     /// ``permissionRequested()`` in call order first.
-    package func askForPermission() async -> Bool {
+    ///
+    /// The launch's request (`atLaunch`: `requestPushPermissionAtLaunch`, PUSH-1) is only this: it
+    /// submits no ``permissionRequested()``, so it cancels neither an earlier `unregisterPush()` nor
+    /// a wipe's push-off (PUSH-15, WIPE-5: only an explicit `requestPushPermission()` or
+    /// `registerPushToken` does), and while push is off it does not ask iOS for a token either.
+    package func askForPermission(atLaunch: Bool = false) async -> Bool {
         let status = await self.platform.authorizationStatus()
         let granted = await self.platform.requestAuthorization(
             provisional: Self.asksProvisionally(self.settings, status: status)
         )
-        self.platform.registerForRemoteNotifications()
+        if !atLaunch || !self.isPushOff { self.platform.registerForRemoteNotifications() }
         self.refreshPermission(force: false)
         return granted
+    }
+
+    /// Whether push is off now (`unregisterPush()`, a wipe; PUSH-15, WIPE-5): the machine's state
+    /// once it started, the stored one before. Any thread.
+    private var isPushOff: Bool {
+        self.core.withLock { $0.started ? $0.machine.state.isPushOff : $0.stored.isPushOff }
     }
 
     /// Whether a permission request asks provisionally (PROV-8, PROV-9): only with
