@@ -111,7 +111,8 @@ let package = Package(
             "Joryio",
             ["JoryioKit", "JoryioCore", "JoryioPush", "JoryioInApp", "JoryioEcommerce", "JoryioFeature"]
         ),
-        // The in-app renderer (issue 17): found by class name at run time (INAPP-40).
+        // The in-app renderer (issue 17): installed by `useDefaultInAppPresenter()` (issue 26); found by
+        // class name at run time (INAPP-40) only as the fallback.
         module("JoryioUI", "UI", ["Joryio", "JoryioKit", "JoryioInApp"]),
         module("JoryioAnalytics", "Analytics", ["JoryioKit", "JoryioCore"]),
         module(
@@ -260,6 +261,8 @@ let package = Package(
             dependencies: [
                 "Joryio", "JoryioKit", "JoryioFeature", "JoryioConsent", "JoryioCore", "JoryioDelivery",
                 "JoryioStorage", "JoryioTransport", "JoryioTesting", "JoryioTestLanes", "JoryioPlatform",
+                // Issue 26: the built-in presenter's forms and links reach the instance that showed the message.
+                "JoryioUI",
             ]
         ),
         .testTarget(name: "JoryioCoreTests", dependencies: ["JoryioCore", "JoryioTesting", "JoryioTestLanes"]),

@@ -45,8 +45,9 @@ extension InAppFeature {
     }
 
     /// Campaigns that became eligible, in order: each goes to the machine, after a sync when its
-    /// delivery token is about to expire (INAPP-7).
-    func offer(_ campaigns: [InAppCampaign]) {
+    /// delivery token is about to expire (INAPP-7). `done` is called once the machine has decided
+    /// about every one of them: at once, or after that sync.
+    func offer(_ campaigns: [InAppCampaign], done: @escaping @Sendable () -> Void = {}) {
         let now = self.context.clock.now()
         var stale: [String] = []
         for campaign in campaigns {
@@ -56,7 +57,7 @@ extension InAppFeature {
                 self.feed { .ready(campaign, at: $0) }
             }
         }
-        guard !stale.isEmpty else { return }
+        guard !stale.isEmpty else { return done() }
         self.dependencies.logger.debug("in-app: refreshing \(stale.count) delivery tokens before display")
         let refreshing = stale
         self.sync(.tokenRefresh) { [self] in
@@ -67,6 +68,7 @@ extension InAppFeature {
                     guard let campaign = fresh.first(where: { $0.id == id }) else { continue }
                     self.feed { .ready(campaign, at: $0) }
                 }
+                done()
             }
         }
     }
@@ -77,16 +79,13 @@ extension InAppFeature {
             switch action {
             case .present(let campaign):
                 let id = campaign.id
-                let presenter = self.presenter ?? self.discoveredPresenter()
-                if presenter == nil {
-                    self.dependencies.logger.warning(
-                        "No in-app presenter found: link the JoryioUI product (pod 'Joryio/UI'), or set inAppPresenter"
-                    )
-                }
+                let presenter = self.presenterForMessage()
                 self.core.withLock { $0.presentedWith = (id, presenter) }
                 let logger = self.dependencies.logger
-                let events = InAppViewEvents(log: { level, text in logger.log(level, text) }) {
-                    [self] campaignId, element in
+                let events = InAppViewEvents(
+                    log: { level, text in logger.log(level, text) },
+                    actions: { [weak self] in self?.core.withLock { $0.actions } }
+                ) { [self] campaignId, element in
                     self.context.scheduler.enqueue { self.viewEvent(campaignId: campaignId, clicked: element) }
                 }
                 self.platform.present(campaign.message, with: presenter, delegate: events) { [self] shown in
@@ -144,6 +143,26 @@ extension InAppFeature {
         } else {
             self.feed { .closed(campaignId: campaignId, at: $0) }
         }
+    }
+
+    /// The presenter a message is drawn with: the app's (INAPP-28, INAPP-42), else the built-in one
+    /// the UI product installed, else the one discovery finds by class name (INAPP-40), which a
+    /// linker may have dropped (issue 26). With none, "No in-app presenter found" is logged once, at
+    /// the first message (INAPP-41).
+    private func presenterForMessage() -> (any InAppMessagePresenter)? {
+        let (assigned, builtIn) = self.core.withLock { ($0.presenter, $0.builtIn) }
+        if let presenter = assigned ?? builtIn ?? self.discoveredPresenter() { return presenter }
+        let first = self.core.withLock { core -> Bool in
+            defer { core.warnedNoPresenter = true }
+            return !core.warnedNoPresenter
+        }
+        if first {
+            self.dependencies.logger.warning(
+                "No in-app presenter found: in-app messages are not shown. Link the JoryioUI product "
+                    + "(pod 'Joryio/UI') and call useDefaultInAppPresenter() before initialize(), or set inAppPresenter"
+            )
+        }
+        return nil
     }
 
     /// The built-in presenter, looked for once per process (INAPP-40, INAPP-42).

@@ -86,17 +86,20 @@ extension InAppFeature {
     }
 
     /// `evaluateInAppCampaigns()` (INAPP-16): only with `enableDebug`; offers every synced
-    /// campaign now, as a sync would.
-    package func evaluate() {
+    /// campaign now, as a sync would. `done` is called once the display rules have decided about
+    /// each of them (after the sync that refreshes a delivery token about to expire, INAPP-7), or at
+    /// once when the call is ignored.
+    package func evaluate(done: @escaping @Sendable () -> Void = {}) {
         guard self.settings.debug else {
             self.dependencies.logger.warning(
                 "evaluateInAppCampaigns() is ignored unless the SDK was initialized with enableDebug: true"
             )
-            return
+            return done()
         }
         let campaigns = self.campaigns
         self.core.withLock { $0.offered += campaigns.map(\.id) }
-        if !campaigns.isEmpty { self.offer(campaigns) }
+        guard !campaigns.isEmpty else { return done() }
+        self.offer(campaigns, done: done)
     }
 
     /// `resetDisplayedCampaigns()` (INAPP-16, INAPP-47): only with `enableDebug`.

@@ -70,6 +70,13 @@ package final class InAppFeature: EngineFeature {
         var machine: InAppDisplayMachine?
         /// The built-in presenter once looked for (`.some(nil)`: not linked).
         var discovered: (any InAppMessagePresenter)??
+        /// The built-in presenter the UI product installed (`useDefaultInAppPresenter()`, issue 26):
+        /// used when the app set none, and discovery is then never needed (INAPP-40).
+        var builtIn: (any InAppMessagePresenter)?
+        /// "No in-app presenter found" was logged (once per instance, at the first message, INAPP-41).
+        var warnedNoPresenter = false
+        /// Where the presented messages' forms and links go: this instance (issue 26).
+        var actions: InAppMessageActions?
         /// The presenter the last presentation was handed to, by campaign id: the one asked to
         /// take that message down (the app may assign another presenter meanwhile).
         var presentedWith: (campaignId: String, presenter: (any InAppMessagePresenter)?)?
@@ -135,6 +142,17 @@ package final class InAppFeature: EngineFeature {
     /// The presenter the app assigned, if any.
     package var presenter: (any InAppMessagePresenter)? {
         self.core.withLock { $0.presenter }
+    }
+
+    /// The built-in presenter, installed by the UI product (`useDefaultInAppPresenter()`, issue 26,
+    /// INAPP-40): drawn with while the app assigned none, without looking for it by class name.
+    package func setBuiltInPresenter(_ presenter: any InAppMessagePresenter) {
+        self.core.withLock { $0.builtIn = presenter }
+    }
+
+    /// Where the forms and links of the messages this instance presents go (issue 26).
+    package func setMessageActions(_ actions: InAppMessageActions) {
+        self.core.withLock { $0.actions = actions }
     }
 
     /// `setInAppMessageCallback(_:capabilities:)` (INAPP-32): a held message is handed over now

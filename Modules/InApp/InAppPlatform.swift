@@ -74,19 +74,39 @@ public struct NoInAppPlatform: InAppPlatform {
 
 /// What a presenter's delegate reports reaches the feature on the engine's executor.
 /// The live platform also logs through it what kept a message off screen (its retry loop's
-/// decisions, INAPP-57), into the SDK's log.
-final class InAppViewEvents: InAppMessageViewDelegate {
+/// decisions, INAPP-57), into the SDK's log. The built-in presenter sends the message's forms and
+/// links through it too (``InAppMessageActing``), so they reach the instance that presented the
+/// message (issue 26).
+final class InAppViewEvents: InAppMessageViewDelegate, InAppMessageActing {
     private let handle: @Sendable (_ campaignId: String, _ clickedElement: String?) -> Void
+    private let actions: @Sendable () -> InAppMessageActions?
     /// Logs into the SDK's log (the platform's presentation loop).
     let log: @Sendable (LogLevel, String) -> Void
 
-    /// Calls `handle` with the message's id and the element tapped (`nil`: dismissed).
+    /// Calls `handle` with the message's id and the element tapped (`nil`: dismissed); forms and
+    /// links go to what `actions` answers when they happen (`nil`: the product gave none).
     init(
         log: @escaping @Sendable (LogLevel, String) -> Void,
+        actions: @escaping @Sendable () -> InAppMessageActions?,
         _ handle: @escaping @Sendable (_ campaignId: String, _ clickedElement: String?) -> Void
     ) {
         self.log = log
+        self.actions = actions
         self.handle = handle
+    }
+
+    func submitForm(of message: InAppMessage, values: [String: String]) {
+        guard let actions = self.actions() else {
+            return self.log(.warning, "in-app \(message.id): the form was not submitted: no form handling here")
+        }
+        actions.submitForm(message.id, values)
+    }
+
+    func followLink(_ url: URL, asUniversalLink: Bool, from message: InAppMessage) {
+        guard let actions = self.actions() else {
+            return self.log(.warning, "in-app \(message.id): the link was not followed: no link handling here")
+        }
+        actions.followLink(url, asUniversalLink)
     }
 
     @MainActor

@@ -94,3 +94,35 @@ package protocol InAppImagePresenting: InAppMessagePresenter {
         delegate: any InAppMessageViewDelegate
     ) -> Bool
 }
+
+/// Where the forms and links of a message go: back to the SDK instance that presented it
+/// (issue 26), never to `Joryio.shared` by default. The product that links in-app and push
+/// (`Joryio`) gives the in-app feature one at `initialize()`: its form submission (INAPP-51) and
+/// push's link handling (DEEPLINK-5, ULINK-9).
+package struct InAppMessageActions: Sendable {
+    /// Submits the form of campaign `campaignId` with its `values` (INAPP-51, INAPP-52).
+    package var submitForm: @Sendable (_ campaignId: String, _ values: [String: String]) -> Void
+    /// Follows `url`: offered as a universal link first when `asUniversalLink` (DEEPLINK-5, ULINK-7).
+    package var followLink: @Sendable (_ url: URL, _ asUniversalLink: Bool) -> Void
+
+    /// Actions over these two calls.
+    package init(
+        submitForm: @escaping @Sendable (_ campaignId: String, _ values: [String: String]) -> Void,
+        followLink: @escaping @Sendable (_ url: URL, _ asUniversalLink: Bool) -> Void
+    ) {
+        self.submitForm = submitForm
+        self.followLink = followLink
+    }
+}
+
+/// What the built-in presenter does with a message's forms and links. The delegate the SDK hands a
+/// presenter adopts it, carrying them to the instance that presented the message (issue 26); a
+/// presenter that gets some other delegate (an app calling it itself) has nothing to route through.
+/// Any thread: both calls only queue work on the instance, in call order with the click the
+/// delegate reported before them (DEEPLINK-5).
+package protocol InAppMessageActing: Sendable {
+    /// Submits a form shown in `message` (INAPP-51).
+    func submitForm(of message: InAppMessage, values: [String: String])
+    /// Follows a link tapped in `message` (DEEPLINK-5).
+    func followLink(_ url: URL, asUniversalLink: Bool, from message: InAppMessage)
+}

@@ -46,6 +46,37 @@ extension Joryio {
     public func clearInAppMessageCallback() {
         self.submit(to: InAppFeature.self) { $0.clearCallback() }
     }
+
+    private static let builtInPresenterKey = "inApp.builtInPresenter"
+
+    /// Installs the built-in renderer (the UI product's `useDefaultInAppPresenter()`, issue 26): it
+    /// draws the messages while no ``inAppPresenter`` is set, and the SDK no longer looks for it by
+    /// class name (INAPP-40), which finds nothing when the linker dropped the class. Before or after
+    /// `initialize()`; the instance keeps it, so it is in place before the first message.
+    package func useBuiltInInAppPresenter(_ presenter: any InAppMessagePresenter) {
+        self.productValues.withLock { $0[Self.builtInPresenterKey] = presenter }
+        self.submit(to: InAppFeature.self) { $0.setBuiltInPresenter(presenter) }
+    }
+
+    /// At `initialize()`: the in-app feature sends the forms and links of the messages this
+    /// instance presents back to this instance (issue 26), held weakly (the instance owns the
+    /// feature); and the built-in presenter installed before is in place, whatever the pre-init
+    /// list kept.
+    func connectInAppMessages() {
+        let builtIn = self.productValues.withLock { $0[Self.builtInPresenterKey] } as? any InAppMessagePresenter
+        let actions = InAppMessageActions(
+            submitForm: { [weak self] campaignId, values in
+                self?.queueInAppForm(campaignId: campaignId, values: values)
+            },
+            followLink: { [weak self] url, asUniversalLink in
+                self?.followInAppLink(url, asUniversalLink: asUniversalLink)
+            }
+        )
+        self.submit(to: InAppFeature.self) { feature in
+            feature.setMessageActions(actions)
+            if let builtIn { feature.setBuiltInPresenter(builtIn) }
+        }
+    }
 }
 
 extension Joryio {
@@ -82,23 +113,37 @@ extension Joryio {
     /// throws; returns once the submission is queued (or dropped: opted out, consent denied,
     /// in-app disabled). Before `initialize()` it is kept and queued at start.
     public func submitInAppForm(campaignId: String, values: [String: Any]) async {
-        guard let campaignId = self.checkedId(campaignId, call: "submitInAppForm", field: "campaignId") else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let once = Locked<CheckedContinuation<Void, Never>?>(continuation)
+            let resume: @Sendable () -> Void = { once.withLock { $0.take() }?.resume() }
+            self.queueInAppForm(campaignId: campaignId, values: values, queued: resume)
+            // Dropped before initialize() by a privacy decision, or not waiting for a start that
+            // may never come: the caller is not held.
+            if !self.isStarted { resume() }
+        }
+    }
+
+    /// ``submitInAppForm(campaignId:values:)`` without waiting: the values are checked on the
+    /// caller's thread and the submission is queued in call order (the built-in presenter's forms,
+    /// after the click it reported). `queued` is called once it is, on the engine's executor; not at
+    /// all for an invalid campaign id or before `initialize()`.
+    package func queueInAppForm(
+        campaignId: String,
+        values: [String: Any],
+        queued: @escaping @Sendable () -> Void = {}
+    ) {
+        guard let campaignId = self.checkedId(campaignId, call: "submitInAppForm", field: "campaignId") else {
+            return queued()
+        }
         let conversion = JSONValue.convert(values, maxDepth: 2)
         for dropped in conversion.dropped {
             self.warn("submitInAppForm: dropped field \(dropped.path) (\(dropped.reason))")
         }
         let converted = conversion.value
         let timestamp = self.currentTime
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let once = Locked<CheckedContinuation<Void, Never>?>(continuation)
-            let resume: @Sendable () -> Void = { once.withLock { $0.take() }?.resume() }
-            self.submit(.event, to: InAppFeature.self) { feature in
-                feature.submitForm(campaignId: campaignId, values: converted, at: timestamp)
-                resume()
-            }
-            // Dropped before initialize() by a privacy decision, or not waiting for a start that
-            // may never come: the caller is not held.
-            if !self.isStarted { resume() }
+        self.submit(.event, to: InAppFeature.self) { feature in
+            feature.submitForm(campaignId: campaignId, values: converted, at: timestamp)
+            queued()
         }
     }
 
@@ -118,9 +163,24 @@ extension Joryio {
     }
 
     /// Evaluates the synced campaigns now (INAPP-16): only with `enableDebug`; otherwise a warning
-    /// and nothing else (it can force a message on screen).
+    /// and nothing else (it can force a message on screen). Returns once the evaluation ran: each
+    /// campaign it made eligible has been presented, handed to the message callback or held by the
+    /// display rules (a campaign whose delivery token is about to expire after the sync that
+    /// refreshes it). Returns at once when it is ignored, and before `initialize()`, when there is
+    /// nothing to evaluate yet (a warning says so).
     public func evaluateInAppCampaigns() async {
-        self.submit(to: InAppFeature.self) { $0.evaluate() }
+        guard self.isStarted else {
+            self.warn("evaluateInAppCampaigns() before initialize(): no campaigns are synced yet; nothing evaluated")
+            return
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let once = Locked<CheckedContinuation<Void, Never>?>(continuation)
+            let resume: @Sendable () -> Void = { once.withLock { $0.take() }?.resume() }
+            self.submit(toFeatures: { features in
+                guard let feature = features.first(InAppFeature.self) else { return resume() }
+                feature.evaluate(done: resume)
+            })
+        }
     }
 
     /// Erases the displayed history that frequency caps count (INAPP-16, INAPP-47): only with

@@ -128,7 +128,8 @@ extension Joryio {
 
 extension FeatureCatalog {
     /// The `Joryio` product's features over `platform`: the analytics channels, then push, then push
-    /// receipts and clicks. `environment` and `bundleId` describe the app to APNs (GAP-15).
+    /// receipts and clicks, then in-app, whose messages' forms and links go back to the instance
+    /// that presented them (issue 26). `environment` and `bundleId` describe the app to APNs (GAP-15).
     package static func joryio(
         push platform: any PushPlatform,
         environment: APNsEnvironment = .current,
@@ -184,6 +185,7 @@ extension FeatureCatalog {
                 },
             ]
         }
+        .onInitialize { $0.connectInAppMessages() }
     }
 
     /// The OS's in-app display: UIKit on iOS, none elsewhere.

@@ -50,13 +50,39 @@ extension JoryioEnvironment {
         environment.journalWait = 1
         environment.deadlines = SerialQueueScheduler(label: "io.joryio.deadlines")
         #if canImport(UIKit) && !os(watchOS)
-        if let directory = try? Self.directory(nil) {
-            environment.storageAvailability = FirstUnlockStorageAvailability(
-                probeFile: directory.appendingPathComponent(".joryio-unlock-probe")
-            )
+        let location =
+            FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first?
+            .appendingPathComponent("joryio", isDirectory: true).path ?? "Application Support/joryio"
+        let wait = Self.firstUnlockWait(at: location, directory: { try Self.directory(nil) }) { directory in
+            FirstUnlockStorageAvailability(probeFile: directory.appendingPathComponent(".joryio-unlock-probe"))
         }
+        if let availability = wait.availability { environment.storageAvailability = availability }
+        environment.setupWarnings += wait.warnings
         #endif
         return environment
+    }
+
+    /// INIT-14's wait: availability over a probe file in the SDK's directory (`directory` makes it,
+    /// `probe` builds the availability there). When the directory cannot be made there is nothing to
+    /// probe and the SDK does not wait for the first unlock: the answer is no availability and a
+    /// warning naming `location` and the error, for `initialize()` to log (issue 26: the wait used
+    /// to be skipped without a word). The stores then report their own errors when they open.
+    package static func firstUnlockWait(
+        at location: String,
+        directory: () throws -> URL,
+        probe: (URL) -> any StorageAvailability
+    ) -> (availability: (any StorageAvailability)?, warnings: [String]) {
+        do {
+            return (probe(try directory()), [])
+        } catch {
+            return (
+                nil,
+                [
+                    "storage: cannot make the SDK's directory \(location) (\(error)); initialize() does not wait "
+                        + "for the device's first unlock (INIT-14), and the stores report their own errors"
+                ]
+            )
+        }
     }
 
     /// Real device and environment facts for `Session Start` (SESS-3).

@@ -214,6 +214,7 @@ public final class Joryio: Sendable {
                     + "this one is not started (\(Self.storageOwnerAdvice))"
                 return
             }
+            warnings += self.environment.setupWarnings
             warnings += adjustments.map { "config: \($0)" }
             let (entries, forgetStored) = self.takePreInit(&state)
             let setup = FeatureSetup(

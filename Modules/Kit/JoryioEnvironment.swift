@@ -126,6 +126,10 @@ package struct JoryioEnvironment: Sendable {
     /// Where deadlines that must fire while the engine is busy run (the background-notification
     /// budget, PUSH-24): a queue of its own live; `nil` uses ``scheduler`` (virtual time in tests).
     package var deadlines: (any Scheduler)?
+    /// What went wrong while the environment was made, before any log sink existed (the SDK's
+    /// directory could not be made, so the first-unlock wait is off, issue 26): logged as warnings
+    /// when `initialize()` starts the engine.
+    package var setupWarnings: [String] = []
 
     /// Creates an environment.
     package init(

@@ -15,6 +15,7 @@ public final class FakeInAppPlatform: InAppPlatform {
         var clock: (@Sendable () -> Date)?
         var removals: [@MainActor @Sendable () -> Void] = []
         var discoveries = 0
+        var delegates: [String: any InAppMessageViewDelegate] = [:]
     }
 
     private let state = Locked(State())
@@ -55,10 +56,17 @@ public final class FakeInAppPlatform: InAppPlatform {
     ) {
         let shown = self.state.withLock { state -> Bool in
             state.calls.append("present \(message.id)\(presenter == nil ? " (no presenter)" : "")")
+            state.delegates[message.id] = delegate
             if let clock = state.clock { state.presentations.append((message.id, clock())) }
             return state.shows && presenter != nil
         }
         completion(shown)
+    }
+
+    /// The delegate the SDK handed over with the last presentation of campaign `id`: what a
+    /// presenter would report through, and route the message's forms and links through (issue 26).
+    package func delegate(for id: String) -> (any InAppMessageViewDelegate)? {
+        self.state.withLock { $0.delegates[id] }
     }
 
     /// Records the call (`takeDown <id>`, with ` (no presenter)` when there was none) and keeps

@@ -5,10 +5,12 @@ public import JoryioInApp
 public import JoryioKit
 public import UIKit
 
-/// The built-in in-app renderer (issue 17), found by discovery (INAPP-40): a final `NSObject`
-/// subclass with a `required init()` and no `@objc(…)` name, so the runtime knows it as
-/// `JoryioUI.DefaultInAppMessagePresenter` (SwiftPM) and `Joryio.DefaultInAppMessagePresenter` (the
-/// pod, whose module is `Joryio`), the two names `UIKitInAppPlatform.discoverPresenter()` tries.
+/// The built-in in-app renderer (issue 17). Install it with `Joryio.shared.useDefaultInAppPresenter()`
+/// (issue 26). Without that call the SDK looks for it by class name (INAPP-40), which works only
+/// when the linker kept the class: a final `NSObject` subclass with a `required init()` and no
+/// `@objc(…)` name, so the runtime knows it as `JoryioUI.DefaultInAppMessagePresenter` (SwiftPM)
+/// and `Joryio.DefaultInAppMessagePresenter` (the pod, whose module is `Joryio`), the two names
+/// `UIKitInAppPlatform.discoverPresenter()` tries.
 ///
 /// A thin adapter: whether it may show is ``InAppPresentationGate``'s answer (INAPP-57), the window
 /// is ``InAppMessageWindowing``'s (INAPP-44), what a tap does is ``InAppPresenterEffects``' (through
@@ -97,29 +99,34 @@ public final class DefaultInAppMessagePresenter: NSObject, InAppMessagePresenter
     }
 
     /// Carries out what a tap decided, in order (INAPP-58, DEEPLINK-5: the click is reported before
-    /// the link is followed).
+    /// the link is followed): ``InAppPresenterPerforming`` sends forms and links to the instance that
+    /// presented the message (issue 26); this takes the window down.
     private func perform(_ effects: [InAppPresenterEffect]) {
         guard let presentation = self.presentation else { return }
         let message = presentation.message
-        for effect in effects {
-            switch effect {
-            case .reportClick(let elementId, let url):
-                presentation.delegate.messageViewClicked(message, action: elementId, url: url)
-            case .submitForm(_, let values):
-                let campaignId = message.id
-                Task { await Joryio.shared.submitInAppForm(campaignId: campaignId, values: values) }
-            case .follow(let link):
-                Joryio.shared.followInAppLink(link.url, asUniversalLink: link.asUniversalLink)
-            case .refuseLink:
-                break
-            case .dismiss:
-                self.presentation = nil
-                presentation.window.hide {
-                    presentation.delegate.messageViewDidDismiss(message)
-                }
-                return
-            }
+        let dismissed = InAppPresenterPerforming.perform(
+            effects,
+            for: message,
+            delegate: presentation.delegate,
+            fallback: { SharedInstanceActions() }
+        )
+        guard dismissed else { return }
+        self.presentation = nil
+        presentation.window.hide {
+            presentation.delegate.messageViewDidDismiss(message)
         }
+    }
+}
+
+/// Where the forms and links of a message go when the delegate is not the SDK's (an app presenting
+/// with this presenter itself): the shared instance, the only one such a call can mean.
+private struct SharedInstanceActions: InAppMessageActing {
+    func submitForm(of message: InAppMessage, values: [String: String]) {
+        Joryio.shared.queueInAppForm(campaignId: message.id, values: values)
+    }
+
+    func followLink(_ url: URL, asUniversalLink: Bool, from message: InAppMessage) {
+        Joryio.shared.followInAppLink(url, asUniversalLink: asUniversalLink)
     }
 }
 #endif

@@ -1,4 +1,5 @@
 package import Foundation
+package import JoryioInApp
 package import JoryioKit
 
 /// How the built-in presenter follows a link: through push's link handling (DEEPLINK-5, ULINK-9),
@@ -89,5 +90,43 @@ package enum InAppPresenterEffects {
     /// What the close control does (and a swipe, or the dimmed background of a modal): dismiss.
     package static var close: [InAppPresenterEffect] {
         self.effects(for: InAppActionRouting.closeSteps)
+    }
+}
+
+/// How the built-in presenter carries out a tap's effects (issue 26): platform-neutral, so where
+/// its forms and links go is tested on Linux; the UIKit presenter only takes its window down.
+package enum InAppPresenterPerforming {
+    /// Carries out `effects` for `message`, shown with `delegate`, in order, up to the first
+    /// `.dismiss`, which is left to the caller (its window leaves the screen first, then
+    /// `delegate.messageViewDidDismiss(message)`, INAPP-60): returns whether it reached one.
+    ///
+    /// Clicks go to `delegate` (INAPP-30). Forms (INAPP-51) and links (DEEPLINK-5) go through the
+    /// delegate too when it is the SDK's (``InAppMessageActing``): to the instance that presented
+    /// the message, never to another one. A delegate that is not the SDK's (the app presenting with
+    /// the built-in presenter itself) has no instance to name: they go to `fallback`, the shared
+    /// instance.
+    @MainActor
+    package static func perform(
+        _ effects: [InAppPresenterEffect],
+        for message: InAppMessage,
+        delegate: any InAppMessageViewDelegate,
+        fallback: () -> any InAppMessageActing
+    ) -> Bool {
+        let actions = (delegate as? any InAppMessageActing) ?? fallback()
+        for effect in effects {
+            switch effect {
+            case .reportClick(let elementId, let url):
+                delegate.messageViewClicked(message, action: elementId, url: url)
+            case .submitForm(_, let values):
+                actions.submitForm(of: message, values: values)
+            case .follow(let link):
+                actions.followLink(link.url, asUniversalLink: link.asUniversalLink, from: message)
+            case .refuseLink:
+                break
+            case .dismiss:
+                return true
+            }
+        }
+        return false
     }
 }

@@ -223,7 +223,10 @@ import Testing
         let transport = Self.transport()
         let sdk = self.sdk(transport)
         sdk.start()
+        // The scheduler runs the call while the facade awaits it (issue 26: it waits for the evaluation).
+        let runner = Task.detached { while !Task.isCancelled { sdk.scheduler.runUntilIdle(); await Task.yield() } }
         await sdk.joryio.evaluateInAppCampaigns()
+        runner.cancel()
         sdk.joryio.resetDisplayedCampaigns()
         sdk.scheduler.runUntilIdle()
         let warnings = sdk.messages(at: .warning)
@@ -233,7 +236,11 @@ import Testing
 
         let debug = self.sdk(Self.transport())
         debug.start(config: JoryioConfig(enableDebug: true))
+        let debugRunner = Task.detached {
+            while !Task.isCancelled { debug.scheduler.runUntilIdle(); await Task.yield() }
+        }
         await debug.joryio.evaluateInAppCampaigns()
+        debugRunner.cancel()
         debug.scheduler.runUntilIdle()
         #expect(self.feature(debug)?.offered == ["sale", "vip"])
     }
