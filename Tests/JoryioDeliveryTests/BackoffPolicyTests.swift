@@ -3,7 +3,7 @@ import JoryioDelivery
 import Testing
 
 @Suite struct BackoffPolicyTests {
-    @Test("the n-th consecutive failure waits base × 2^(n−1)")
+    @Test("BATCH-18: the n-th consecutive failure waits base × 2^(n−1)")
     func doubling() {
         let policy = BackoffPolicy(base: 1)
         let delays = (1...8).map { policy.delay(afterFailures: $0, jitter: 0, retryAfter: nil) }
@@ -11,7 +11,7 @@ import Testing
         #expect(BackoffPolicy(base: 0.25).delay(afterFailures: 3, jitter: 0, retryAfter: nil) == 1)
     }
 
-    @Test("the delay is capped at 300 s, also for absurd failure counts")
+    @Test("BATCH-18: the delay is capped at 300 s, also for absurd failure counts")
     func cap() {
         let policy = BackoffPolicy(base: 1)
         #expect(policy.cap == 300)
@@ -48,7 +48,7 @@ import Testing
         }
     }
 
-    @Test("Retry-After is a floor: never shorter, and longer backoff is kept")
+    @Test("BATCH-18: Retry-After is a floor: never shorter, and longer backoff is kept")
     func retryAfterFloor() {
         let policy = BackoffPolicy(base: 1)
         #expect(policy.delay(afterFailures: 1, jitter: 0, retryAfter: 7) == 7)

@@ -46,6 +46,35 @@ func testJWT(sub: String, exp: Int = 4_000_000_000, tag: String = "sig") -> Stri
         #expect(identifies.map(self.bearer) == [alice, bob])
     }
 
+    @Test("AUTH-10: after clearSdkAuthenticationErrorHandler() a rejected token reaches no handler; a new one hears it")
+    func clearedHandlerHearsNothing() {
+        let transport = RecordingTransport(
+            outcome: .success(.json(401, #"{"success":false,"error":"unauthorized","reason":"expired"}"#))
+        )
+        let sdk = TestSDK(transport: transport)
+        sdk.start()
+        let cleared = Locked<[JoryioAuthError]>([])
+        sdk.joryio.setSdkAuthenticationErrorHandler { error in cleared.withLock { $0.append(error) } }
+        sdk.joryio.clearSdkAuthenticationErrorHandler()
+        sdk.joryio.setSdkAuthenticationToken(testJWT(sub: "alice"))
+        sdk.joryio.identify("alice")
+        sdk.joryio.track("a1")
+        sdk.joryio.flush()
+        sdk.scheduler.runUntilIdle()
+        sdk.advance(to: 60)
+        #expect(transport.requests.contains { $0.url.path.hasSuffix("/v1/events") }, "the rejected batch was sent")
+        #expect(cleared.value.isEmpty, "the cleared handler is never called")
+
+        let later = Locked<[JoryioAuthError]>([])
+        sdk.joryio.setSdkAuthenticationErrorHandler { error in later.withLock { $0.append(error) } }
+        sdk.joryio.setSdkAuthenticationToken(testJWT(sub: "alice", tag: "again"))
+        sdk.joryio.flush()
+        sdk.scheduler.runUntilIdle()
+        sdk.advance(to: 120)
+        #expect(cleared.value.isEmpty)
+        #expect(later.value.first == JoryioAuthError(reason: .expired, userId: "alice"))
+    }
+
     @Test("BATCH-14: the handler hears only about the current user; a departed user's rejected events are dropped")
     func theHandlerHearsOnlyAboutTheCurrentUserAndLeftoversAreDropped() {
         let transport = RecordingTransport(outcome: .failure(TransportError(.cannotConnect, "offline")))

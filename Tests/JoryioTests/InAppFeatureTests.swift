@@ -447,6 +447,36 @@ import Testing
         #expect(self.reports(transport) == ["displayed sale tok-sale"])
     }
 
+    @Test(
+        "INAPP-49: onMessageDisplay, onMessageClick and onMessageDismiss are handed to the platform's main-thread runner, never run on the engine"
+    )
+    func hooksRunOnMain() throws {
+        let platform = FakeInAppPlatform()
+        let (sdk, _) = self.sdk(platform)
+        let ran = Locked(0)
+        sdk.joryio.inAppPresenter = StubInAppPresenter()
+        sdk.start(
+            config: JoryioConfig(
+                inApp: InAppConfig(
+                    onMessageDisplay: { _ in ran.withLock { $0 += 1 } },
+                    onMessageClick: { _, _ in ran.withLock { $0 += 1 } },
+                    onMessageDismiss: { _ in ran.withLock { $0 += 1 } }
+                )
+            )
+        )
+        sdk.track(["Product Viewed"])
+        sdk.advance(to: 1.5)
+        let feature = try #require(sdk.joryio.feature(InAppFeature.self))
+        sdk.scheduler.enqueue { feature.viewEvent(campaignId: "sale", clicked: "shop") }
+        sdk.scheduler.enqueue { feature.viewEvent(campaignId: "sale", clicked: nil) }
+        sdk.scheduler.runUntilIdle()
+        #expect(
+            platform.calls == ["present sale", "hook", "hook", "hook"],
+            "display, click, dismiss: each via runOnMain"
+        )
+        #expect(ran.withLock { $0 } == 0, "the fake's runner never runs them: nothing called them on the engine")
+    }
+
     @Test("WIPE-11: wipeData() clears the displayed history: a campaign capped at one display shows again")
     func wipeClearsTheDisplayedHistory() {
         let capped = #"""
