@@ -121,3 +121,25 @@ struct RuleCitationsTests {
         #expect(RuleCitations.missing(rules: "- **\(batch)** Listed.", sources: sources).isEmpty)
     }
 }
+
+/// `check-rules`' view of the tests `docs/rules.md` cites (issue 26).
+@Suite("docs/rules.md cites test files that exist")
+struct RulesTestFilesTests {
+    @Test("A cited …Tests.swift must exist; a line may not say 'reviewed by eye'")
+    func problems() {
+        let rules = """
+            - **A-1** one. Tests: AuthTests.swift, GoneTests.swift.
+            - **A-2** two. Tests: none (Apple adapter, reviewed by eye: X.swift).
+            - **A-3** three. Tests: InAppFeatureTests.swift (`hooksRunOnMain`), test_inapp.py, MyTestsHelper.swift.
+            """
+        let found = RulesTestFiles.problems(rules: rules, existing: ["AuthTests.swift", "InAppFeatureTests.swift"])
+        #expect(found.map(\.line) == [1, 2])
+        #expect(found[0].message.contains("GoneTests.swift"))
+        #expect(found[1].message.contains("reviewed by eye"))
+        #expect(
+            RulesTestFiles.problems(rules: rules, existing: ["AuthTests.swift", "GoneTests.swift"]).map(\.line) == [
+                2, 3,
+            ]
+        )
+    }
+}

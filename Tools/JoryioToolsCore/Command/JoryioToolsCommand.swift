@@ -280,6 +280,13 @@ package enum JoryioToolsCommand {
                     + "add a '- **ID** <the rule in one sentence>. Tests: ...' line for each\n"
             )
         }
+        let testFiles = Set(
+            sources.map(\.path).filter { $0.contains("Tests/") }.compactMap { $0.split(separator: "/").last }.map(
+                String.init
+            )
+        )
+        let fileProblems = RulesTestFiles.problems(rules: rules, existing: testFiles)
+        report += fileProblems.map { "\(rulesPath):\($0.line): error: \($0.message)\n" }
         let specChecks = try self.checkAgainstSpec(parsed, rules: rules, rulesPath: rulesPath, display: display)
         standardOutput += specChecks.standardOutput
         report += specChecks.report
