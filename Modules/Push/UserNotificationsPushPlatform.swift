@@ -101,7 +101,9 @@ public struct UserNotificationsPushPlatform: PushPlatform {
                 return .scene
             }
             if let delegate = application.delegate,
-                delegate.responds(to: #selector((any UIApplicationDelegate).application(_:continue:restorationHandler:)))
+                delegate.responds(
+                    to: #selector((any UIApplicationDelegate).application(_:continue:restorationHandler:))
+                )
             {
                 let handled = delegate.application?(application, continue: activity, restorationHandler: { _ in })
                 return .appDelegate(handled: handled ?? false)
