@@ -29,20 +29,22 @@ package struct FeatureCatalog: Sendable {
 
     /// This catalog, running `hook` after its own ``didInitialize``.
     package func onInitialize(_ hook: @escaping @Sendable (Joryio) -> Void) -> FeatureCatalog {
-        var catalog = self
-        let earlier = self.didInitialize
-        catalog.didInitialize = { joryio in
-            earlier(joryio)
-            hook(joryio)
-        }
-        return catalog
+        self.chaining(\.didInitialize, hook)
     }
 
     /// This catalog, running `hook` after its own ``willInitialize``.
     package func onInitializeCall(_ hook: @escaping @Sendable (Joryio) -> Void) -> FeatureCatalog {
+        self.chaining(\.willInitialize, hook)
+    }
+
+    /// This catalog with `hook` run after the hook at `keyPath`.
+    private func chaining(
+        _ keyPath: WritableKeyPath<FeatureCatalog, @Sendable (Joryio) -> Void>,
+        _ hook: @escaping @Sendable (Joryio) -> Void
+    ) -> FeatureCatalog {
         var catalog = self
-        let earlier = self.willInitialize
-        catalog.willInitialize = { joryio in
+        let earlier = self[keyPath: keyPath]
+        catalog[keyPath: keyPath] = { joryio in
             earlier(joryio)
             hook(joryio)
         }

@@ -14,22 +14,12 @@ public struct AppKitPushPlatform: PushPlatform {
 
     /// `UNUserNotificationCenter.getNotificationSettings`' `authorizationStatus`, mapped.
     public func authorizationStatus(_ completion: @escaping @Sendable (PushAuthorization) -> Void) {
-        UNUserNotificationCenter.current().getNotificationSettings { settings in
-            switch settings.authorizationStatus {
-            case .denied: completion(.denied)
-            case .authorized: completion(.authorized)
-            case .provisional: completion(.provisional)
-            case .notDetermined: completion(.notDetermined)
-            @unknown default: completion(.notDetermined)
-            }
-        }
+        UserNotificationsAuthorization.status(completion)
     }
 
     /// `requestAuthorization([.alert, .badge, .sound] + .provisional when asked)`.
     public func requestAuthorization(provisional: Bool) async -> Bool {
-        var options: UNAuthorizationOptions = [.alert, .badge, .sound]
-        if provisional { options.insert(.provisional) }
-        return (try? await UNUserNotificationCenter.current().requestAuthorization(options: options)) ?? false
+        await UserNotificationsAuthorization.request(provisional: provisional)
     }
 
     /// `NSApplication.registerForRemoteNotifications()` on the main thread.
@@ -58,27 +48,11 @@ public struct AppKitPushPlatform: PushPlatform {
     /// `work` on the main queue when the application is active, else at its next
     /// `didBecomeActiveNotification` (once; the observer is removed before `work` runs).
     public func whenActive(_ work: @escaping @Sendable () -> Void) {
-        DispatchQueue.main.async {
-            if MainActor.assumeIsolated({ NSApplication.shared.isActive }) {
-                work()
-                return
-            }
-            let observer = Locked<(any NSObjectProtocol)?>(nil)
-            let token = NotificationCenter.default.addObserver(
-                forName: NSApplication.didBecomeActiveNotification,
-                object: nil,
-                queue: .main
-            ) { _ in
-                let registered = observer.withLock { value -> (any NSObjectProtocol)? in
-                    defer { value = nil }
-                    return value
-                }
-                guard let registered else { return }
-                NotificationCenter.default.removeObserver(registered)
-                work()
-            }
-            observer.withLock { $0 = token }
-        }
+        UserNotificationsAuthorization.whenActive(
+            work,
+            isActive: { NSApplication.shared.isActive },
+            notification: NSApplication.didBecomeActiveNotification
+        )
     }
 
     /// `NSWorkspace.open(_:)`; called on the main thread (from ``whenActive(_:)``).
