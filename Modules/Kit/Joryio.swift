@@ -196,7 +196,10 @@ public final class Joryio: Sendable {
         defer {
             refusal.map { logger.error($0) }
             warnings.forEach { logger.warning($0) }
-            if started { self.features.didInitialize(self) }
+            if started {
+                self.environment.observeLifecycle(self)
+                self.features.didInitialize(self)
+            }
         }
         self.state.withLock { state in
             guard state.engine == nil else {
@@ -262,7 +265,6 @@ public final class Joryio: Sendable {
                 }
                 engine.start(preInit: entries, sequence: sequence, forgetStoredDecisions: forgetStored)
             }
-            LifecycleObserver.observe(self)
             started = true
         }
     }

@@ -130,6 +130,12 @@ package struct JoryioEnvironment: Sendable {
     /// directory could not be made, so the first-unlock wait is off, issue 26): logged as warnings
     /// when `initialize()` starts the engine.
     package var setupWarnings: [String] = []
+    /// Attaches the app's lifecycle to a started instance (`LifecycleObserver.observe` live: UIKit's
+    /// notifications, and the application's state at that moment, reported at once when `initialize()`
+    /// runs on the main thread). Called outside the instance's lock, since it may call back into the
+    /// instance synchronously (issue 26: under the lock an already active app deadlocked the main
+    /// thread).
+    package var observeLifecycle: @Sendable (Joryio) -> Void = { LifecycleObserver.observe($0) }
 
     /// Creates an environment.
     package init(

@@ -1,6 +1,8 @@
 import Foundation
+import Joryio
 import JoryioCore
 import JoryioKit
+import JoryioPush
 import JoryioTesting
 import Testing
 
@@ -94,5 +96,39 @@ import Testing
         let before = Sent()
         early.joryio.applicationDidEnterBackground(whenSent: { before.call() })
         #expect(before.calls == 1, "before initialize() the task is not held")
+    }
+}
+
+/// The app's activity is published, not asked for (issue 26): `UIKitInAppPlatform.isActive` reads
+/// ``AppActivity`` on the engine's queue instead of `DispatchQueue.main.sync`, which deadlocked
+/// against a main thread waiting on the SDK.
+@Suite(.serialized) struct AppActivityTests {
+    @Test("INAPP-57: didBecomeActive / willResignActive publish the activity the in-app platform reads, at once")
+    func published() {
+        let sdk = TestSDK(transport: RecordingTransport())
+        sdk.joryio.applicationDidBecomeActive()
+        #expect(AppActivity.isActive, "published on the caller's thread, before any engine job")
+        sdk.joryio.applicationWillResignActive()
+        #expect(!AppActivity.isActive)
+    }
+
+    @Test(
+        "INAPP-57: the lifecycle observer is attached outside the instance's lock: an app already active reports it synchronously"
+    )
+    func observerOutsideTheLock() {
+        // Before the fix the observer ran inside initialize()'s lock; the live one, finding the app
+        // active on the main thread, called applicationDidBecomeActive() there and the NSLock
+        // deadlocked (this test hung).
+        let platform = FakeInAppPlatform()
+        platform.isActive = false
+        let sdk = TestSDK(
+            transport: InAppFeatureTests.transport(),
+            features: .joryio(push: NoPushPlatform(), inApp: platform),
+            observeLifecycle: { joryio in joryio.applicationDidBecomeActive() }
+        )
+        sdk.joryio.inAppPresenter = StubInAppPresenter()
+        sdk.start()
+        sdk.track(["Product Viewed"])
+        #expect(platform.calls == ["present sale"], "active from the start, without a didBecomeActive notification")
     }
 }

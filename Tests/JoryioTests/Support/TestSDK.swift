@@ -35,7 +35,8 @@ struct TestSDK {
         storageAvailability: any StorageAvailability = AlwaysAvailableStorage(),
         claimsStorage: Bool = false,
         journalLinger: TimeInterval = 0,
-        deadlines: ManualScheduler? = nil
+        deadlines: ManualScheduler? = nil,
+        observeLifecycle: (@Sendable (Joryio) -> Void)? = nil
     ) {
         self.scheduler = scheduler
         self.origin = scheduler.now()
@@ -69,6 +70,7 @@ struct TestSDK {
         )
         environment.storageAvailability = storageAvailability
         environment.journalLinger = journalLinger
+        if let observeLifecycle { environment.observeLifecycle = observeLifecycle }
         // Deadlines apart from the engine (a busy engine): their own virtual time.
         environment.deadlines = deadlines
         if claimsStorage {
