@@ -48,16 +48,23 @@ enum LifecycleObserver {
     }
 
     /// A background task for the send `didEnterBackground` starts, ended once: when the send
-    /// settles or when the system's expiration handler fires, whichever comes first.
+    /// settles or when the system's expiration handler fires, whichever comes first. The
+    /// expiration handler runs on the main thread and the task must be ended before it returns, so
+    /// there it is ended at once; a settled send (on the engine's queue) ends it on the main queue.
     private static func beginBackgroundTask() -> BackgroundTaskLease {
         let identifier = Locked(UIBackgroundTaskIdentifier.invalid)
+        let end: @Sendable () -> Void = {
+            let task = identifier.withLock { value in
+                defer { value = .invalid }
+                return value
+            }
+            if task != .invalid { MainActor.assumeIsolated { UIApplication.shared.endBackgroundTask(task) } }
+        }
         let lease = BackgroundTaskLease {
-            DispatchQueue.main.async {
-                let task = identifier.withLock { value in
-                    defer { value = .invalid }
-                    return value
-                }
-                if task != .invalid { UIApplication.shared.endBackgroundTask(task) }
+            if Thread.isMainThread {
+                end()
+            } else {
+                DispatchQueue.main.async(execute: end)
             }
         }
         let task = MainActor.assumeIsolated {
