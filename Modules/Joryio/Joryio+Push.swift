@@ -203,7 +203,7 @@ extension FeatureCatalog {
         #if canImport(UserNotifications) && canImport(UIKit) && !os(watchOS)
         UserNotificationsPushPlatform()
         #elseif canImport(UserNotifications) && canImport(AppKit) && os(macOS)
-        AppKitPushPlatform()
+        NotificationCenterAvailability.thisProcess ? AppKitPushPlatform() : NoPushPlatform()
         #else
         NoPushPlatform()
         #endif

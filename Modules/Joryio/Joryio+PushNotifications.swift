@@ -46,11 +46,12 @@ extension Joryio {
     /// notification that is not Joryio's (no `joryio` key); for Joryio's, after its delivery receipt
     /// is recorded and, for a silent sync push, the in-app sync finished (its outcome), and never
     /// later than 20 seconds, even before `initialize()` (the notification is then handled when the
-    /// SDK starts). On Apple platforms it is called on the main thread.
+    /// SDK starts).
     ///
-    /// On Apple platforms it takes the handler exactly as UIKit hands it to the app delegate (not
+    /// With UIKit it takes the handler exactly as UIKit hands it to the app delegate (not
     /// `@Sendable`: forwarding it compiles in the Swift 6 language mode) and calls it on the main
-    /// thread; elsewhere, where there is no main-thread convention, the handler must be `@Sendable`.
+    /// thread; elsewhere (AppKit, Linux), where no main-thread convention applies, the handler must
+    /// be `@Sendable` and is called on the SDK's queue.
     public func didReceiveRemoteNotification(
         _ userInfo: [AnyHashable: Any],
         completionHandler: @escaping BackgroundFetchCompletion

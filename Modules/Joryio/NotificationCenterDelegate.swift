@@ -13,7 +13,7 @@ import UIKit
 /// what to do with a notification is decided by ``Joryio/notificationWillPresent(_:)`` and
 /// ``Joryio/notificationResponse(_:action:appIsActive:)``, tested on Linux.
 ///
-/// Installed when an instance starts, in place of the delegate the app had set, which it keeps
+/// Installed by `initialize()` once it accepted its key (``install(_:)``), in place of the delegate the app had set, which it keeps
 /// **weakly** (as the center itself did: that delegate lives exactly as long as it would without
 /// the SDK) and chains to. It acts only on Joryio payloads (the `joryio` key); every other
 /// notification goes to the previous delegate unchanged, and so does every other delegate method
@@ -44,6 +44,10 @@ final class NotificationCenterDelegate: NSObject, UNUserNotificationCenterDelega
     /// README's troubleshooting says so). Only the first instance installs one: a second (another
     /// workspace) would otherwise take the first one's taps.
     static func install(_ joryio: Joryio) {
+        #if os(macOS)
+        // A command-line tool or test runner has no app bundle: the center would raise.
+        guard NotificationCenterAvailability.thisProcess else { return }
+        #endif
         let install: @Sendable () -> Void = {
             let center = UNUserNotificationCenter.current()
             guard !(center.delegate is NotificationCenterDelegate), Self.installed == nil else { return }

@@ -36,4 +36,17 @@ import Testing
         apple.start()
         #expect(!apple.messages(at: .info).contains { $0.contains("this platform") })
     }
+
+    @Test("macOS: only an app bundle uses the notification center; a command-line tool or test runner does not")
+    func notificationCenterNeedsAnAppBundle() {
+        // Before issue 26 macOS had no push at all; with it, UNUserNotificationCenter.current() in a
+        // process without a bundle raises and would crash the host.
+        #expect(NotificationCenterAvailability.isUsable(bundlePathExtension: "app", bundleIdentifier: "com.example"))
+        #expect(NotificationCenterAvailability.isUsable(bundlePathExtension: "APP", bundleIdentifier: "com.example"))
+        #expect(!NotificationCenterAvailability.isUsable(bundlePathExtension: "", bundleIdentifier: nil))
+        #expect(
+            !NotificationCenterAvailability.isUsable(bundlePathExtension: "xctest", bundleIdentifier: "com.apple.x")
+        )
+        #expect(!NotificationCenterAvailability.isUsable(bundlePathExtension: "app", bundleIdentifier: ""))
+    }
 }
