@@ -110,11 +110,12 @@ struct AppleCheckTests {
         #expect(lines.count == 2)
         #expect(lines[0].contains("-experimental-skip-all-function-bodies"))
         #expect(lines[0].contains("-emit-module"))
-        #expect(lines[1].last == "-typecheck")
+        #expect(Array(lines[1].suffix(2)) == ["-typecheck", "-wmo"], "one job: a failing file stops no other")
+        #expect(lines[0].contains("-wmo"))
         #expect(lines[1].contains("x86_64-apple-macos11.0"))
         let example = plan.invocations(of: plan.modules[3], on: .macOS("11.0"), layout: Self.layout)
         #expect(example.count == 1)
-        #expect(example[0].last == "-typecheck")
+        #expect(example[0].contains("-typecheck") && example[0].contains("-wmo"))
         #expect(!example[0].contains("-package-name"))
     }
 
@@ -128,9 +129,11 @@ struct AppleCheckTests {
             error: unable to load standard library for target 'x86_64-apple-macos11'
                10 |     guard text.contains("x") else {
             /sdk/usr/include/foo.h:3: warning: a header
+            clang: error: no such file or directory: 'x.c'
             """
         let found = AppleDiagnostic.parse(output, platform: "ios", root: "/repo")
-        #expect(found.count == 5)
+        #expect(found.count == 6)
+        #expect(found[5].file.isEmpty && found[5].message == "clang: error: no such file or directory: 'x.c'")
         #expect(found[0].file == "Modules/Core/Redactor.swift")
         #expect(found[0].line == 10 && found[0].column == 20)
         #expect(found[0].text == "error: instance method 'contains' is not available")
@@ -217,7 +220,8 @@ struct AppleCheckTests {
     struct Sandbox {
         let root: URL
 
-        init(swiftcOutput output: String, status: Int32, expected: String, sdks: [String]) throws {
+        init(swiftcOutput output: String, status: Int32, expected: String, sdks: [String], signal: String? = nil) throws
+        {
             self.root = FileManager.default.temporaryDirectory.appendingPathComponent("apple-check-\(UUID())")
             let manager = FileManager.default
             for folder in ["Modules/Core", "Modules/Joryio", "Modules/Ext", "bin", "sdks", "Tools/AppleCheck"] {
@@ -240,7 +244,8 @@ struct AppleCheckTests {
                 to: self.root.appendingPathComponent("Tools/AppleCheck/expected-diagnostics.txt")
             )
             let script =
-                "#!/bin/sh\necho \"$@\" >> \"$(dirname \"$0\")/calls\"\ncat <<'OUT'\n\(output)\nOUT\nexit \(status)\n"
+                "#!/bin/sh\necho \"$@\" >> \"$(dirname \"$0\")/calls\"\ncat <<'OUT'\n\(output)\nOUT\n"
+                + (signal.map { "kill -\($0) $$\n" } ?? "exit \(status)\n")
             let swiftc = self.root.appendingPathComponent("bin/swiftc")
             try Data(script.utf8).write(to: swiftc)
             try manager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: swiftc.path)
@@ -308,6 +313,22 @@ struct AppleCheckTests {
         #expect(output.standardError.contains("Segmentation fault"))
         #expect(output.standardError.contains("Joryio not checked: Core did not build"))
         #expect(sandbox.calls.count == 2)  // Core, then Ext (independent of Core); Joryio skipped
+    }
+
+    @Test("A swiftc killed by a signal fails the check even after printing only expected errors")
+    func killedCompiler() throws {
+        let error = "Modules/Core/A.swift:1:5: error: expected"
+        let entry = "ios | Modules/Core/A.swift | error: expected | test"
+        let sandbox = try Sandbox(
+            swiftcOutput: error,
+            status: 1,
+            expected: entry,
+            sdks: ["iPhoneOS18.6.sdk"],
+            signal: "KILL"
+        )
+        let output = sandbox.run()
+        #expect(output.exitCode == 1)
+        #expect(output.standardError.contains("swiftc was killed by signal 9 on Core"))
     }
 
     @Test("Without an SDK: skipped with how to lay one out, except with CI=true")

@@ -242,8 +242,10 @@ package struct AppleCheckPlan: Sendable, Equatable {
             let object = ["-c", "-wmo", "-o", "\(layout.objects)/\(module.name).o"]
             return [common + object + (module.emitsModule ? interface : [])]
         }
-        let typecheck = common + ["-typecheck"]
+        // One frontend job for the whole module: per-file jobs stop starting once one fails, which
+        // left every file after the first with an (expected) error unchecked.
+        let typecheck = common + ["-typecheck", "-wmo"]
         guard module.emitsModule else { return [typecheck] }
-        return [common + interface + ["-Xfrontend", "-experimental-skip-all-function-bodies"], typecheck]
+        return [common + interface + ["-wmo", "-Xfrontend", "-experimental-skip-all-function-bodies"], typecheck]
     }
 }

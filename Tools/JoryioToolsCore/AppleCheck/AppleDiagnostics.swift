@@ -71,7 +71,16 @@ package struct AppleDiagnostic: Sendable, Hashable, CustomStringConvertible {
                 file = parts.dropLast().joined(separator: ":")
                 numbers = [row, 0]
             } else {
-                continue
+                // Not `file:line[:column]` (`clang: error: …`, a driver's own line): kept whole, so
+                // no error can vanish between the lines that parse.
+                return AppleDiagnostic(
+                    platform: platform,
+                    file: "",
+                    line: 0,
+                    column: 0,
+                    severity: severity,
+                    message: line
+                )
             }
             if file == "<unknown>" { file = "" }
             let prefix = root.hasSuffix("/") ? root : root + "/"

@@ -203,7 +203,10 @@ struct AppleCheckRunner: Sendable {
                 for diagnostic in found where seen.insert(diagnostic).inserted { diagnostics.append(diagnostic) }
                 guard status != 0 else { continue }
                 failed.insert(module.name)
-                if !found.contains(where: { $0.severity == "error" }) {
+                if status < 0 {
+                    // Killed by a signal (a compiler crash): a failure whatever it printed before.
+                    failures.append("swiftc was killed by signal \(-status) on \(module.name)")
+                } else if !found.contains(where: { $0.severity == "error" }) {
                     let tail = output.split(separator: "\n").suffix(20).joined(separator: "\n")
                     failures.append("swiftc exited \(status) on \(module.name) with no error shown:\n\(tail)")
                 }
@@ -315,7 +318,8 @@ struct AppleCheckRunner: Sendable {
         return result
     }
 
-    /// Runs `executable` with `arguments` in `directory`; its exit status and combined output.
+    /// Runs `executable` with `arguments` in `directory`; its exit status (negated for a signal) and
+    /// combined output.
     private static func run(_ executable: String, _ arguments: [String], in directory: String) -> (Int32, String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -332,7 +336,10 @@ struct AppleCheckRunner: Sendable {
         }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        // A signal is returned negated, so it can never pass for an exit with expected errors.
+        let status =
+            process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus
+        return (status, String(decoding: data, as: UTF8.self))
     }
 
     #if os(macOS)
