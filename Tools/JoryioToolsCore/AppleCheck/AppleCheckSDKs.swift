@@ -2,8 +2,8 @@
 ///
 /// A value over what the environment and the folder hold, so the tests cover every case:
 /// `$JORYIO_APPLE_SDKS` (default `~/.cache/joryio-apple-sdks`, as `prepare-sdks` lays them out),
-/// else, on a Mac, `xcrun`'s. Without an SDK the check says so and how to lay one out, and skips,
-/// except under `CI=true`, where that is a failure.
+/// and, on a Mac, `xcrun`'s for a platform the folder lacks. Without an SDK the check says so and
+/// how to lay one out, and skips, except under `CI=true`, where that is a failure.
 package struct AppleCheckSDKs: Sendable, Equatable {
     /// The iOS SDK's folder (`iPhoneOS18.6.sdk`), if found.
     package var iOS: String?
@@ -18,13 +18,6 @@ package struct AppleCheckSDKs: Sendable, Equatable {
         self.searched = folder
         self.iOS = Self.newest(names, prefixes: ["iPhoneOS"]).map { folder + "/" + $0 }
         self.macOS = Self.newest(names, prefixes: ["MacOSX", "macOS"]).map { folder + "/" + $0 }
-    }
-
-    /// SDKs at known paths (`xcrun --show-sdk-path`).
-    package init(iOS: String?, macOS: String?, searched: String) {
-        self.iOS = iOS
-        self.macOS = macOS
-        self.searched = searched
     }
 
     /// The folder to search: `$JORYIO_APPLE_SDKS`, else `$HOME/.cache/joryio-apple-sdks`.

@@ -16,7 +16,7 @@ extension JoryioToolsCommand {
 
         The SDKs are the newest iPhoneOS*.sdk and MacOSX*.sdk (or macOS*.sdk) in $JORYIO_APPLE_SDKS
         (default ~/.cache/joryio-apple-sdks, as ../shared/apple-sdk/prepare-sdks lays them out, with
-        the macOS API notes in its apinotes folder); on a Mac without that folder, xcrun's. A missing SDK
+        the macOS API notes in its apinotes folder); on a Mac, xcrun's for a platform it lacks. A missing SDK
         is reported and its platform skipped, except with CI=true, where it fails the check.
 
         Every error and warning must be listed in --expected (default
@@ -150,18 +150,19 @@ struct AppleCheckRunner: Sendable {
     let backfill: String
     let environment: [String: String]
 
-    /// The SDKs in the configured folder; on a Mac without it, `xcrun`'s.
+    /// The SDKs in the configured folder; on a Mac, `xcrun`'s for a platform the folder lacks (or
+    /// for both, without the folder).
     func locateSDKs() -> AppleCheckSDKs {
         let folder = AppleCheckSDKs.folder(environment: self.environment)
-        if let names = try? FileManager.default.contentsOfDirectory(atPath: folder) {
-            return AppleCheckSDKs(folder: folder, names: names)
-        }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        var found = AppleCheckSDKs(folder: folder, names: names)
         #if os(macOS)
-        let iOS = Self.output(of: "/usr/bin/xcrun", ["--show-sdk-path", "--sdk", "iphoneos"])
-        let macOS = Self.output(of: "/usr/bin/xcrun", ["--show-sdk-path", "--sdk", "macosx"])
-        if iOS != nil || macOS != nil { return AppleCheckSDKs(iOS: iOS, macOS: macOS, searched: "xcrun") }
+        if found.iOS == nil { found.iOS = Self.output(of: "/usr/bin/xcrun", ["--show-sdk-path", "--sdk", "iphoneos"]) }
+        if found.macOS == nil {
+            found.macOS = Self.output(of: "/usr/bin/xcrun", ["--show-sdk-path", "--sdk", "macosx"])
+        }
         #endif
-        return AppleCheckSDKs(folder: folder, names: [])
+        return found
     }
 
     /// Compiles (or type-checks) every module of `plan` for `platform` against `sdk`.
