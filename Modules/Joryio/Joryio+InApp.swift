@@ -113,13 +113,32 @@ extension Joryio {
     /// throws; returns once the submission is queued (or dropped: opted out, consent denied,
     /// in-app disabled). Before `initialize()` it is kept and queued at start.
     public func submitInAppForm(campaignId: String, values: [String: Any]) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let once = Locked<CheckedContinuation<Void, Never>?>(continuation)
-            let resume: @Sendable () -> Void = { once.withLock { $0.take() }?.resume() }
+        await Self.waitOnce { resume in
             self.queueInAppForm(campaignId: campaignId, values: values, queued: resume)
             // Dropped before initialize() by a privacy decision, or not waiting for a start that
             // may never come: the caller is not held.
             if !self.isStarted { resume() }
+        }
+    }
+
+    /// Returns once `start` called the `resume` it is handed; later calls of it do nothing.
+    private static func waitOnce(_ start: (_ resume: @escaping @Sendable () -> Void) -> Void) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let once = Locked<CheckedContinuation<Void, Never>?>(continuation)
+            start { once.withLock { $0.take() }?.resume() }
+        }
+    }
+
+    /// Runs `body` with the in-app feature on the engine and returns once it called `done` (at once
+    /// when this product has no in-app feature). For an engine that started.
+    private func awaitInAppFeature(
+        _ body: @escaping @Sendable (InAppFeature, _ done: @escaping @Sendable () -> Void) -> Void
+    ) async {
+        await Self.waitOnce { resume in
+            self.submit(toFeatures: { features in
+                guard let feature = features.first(InAppFeature.self) else { return resume() }
+                body(feature, resume)
+            })
         }
     }
 
@@ -152,14 +171,7 @@ extension Joryio {
     /// returns at once before `initialize()`.
     public func syncInAppCampaigns() async {
         guard self.isStarted else { return }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let once = Locked<CheckedContinuation<Void, Never>?>(continuation)
-            let resume: @Sendable () -> Void = { once.withLock { $0.take() }?.resume() }
-            self.submit(toFeatures: { features in
-                guard let feature = features.first(InAppFeature.self) else { return resume() }
-                feature.syncNow(done: resume)
-            })
-        }
+        await self.awaitInAppFeature { feature, done in feature.syncNow(done: done) }
     }
 
     /// Evaluates the synced campaigns now (INAPP-16): only with `enableDebug`; otherwise a warning
@@ -173,14 +185,7 @@ extension Joryio {
             self.warn("evaluateInAppCampaigns() before initialize(): no campaigns are synced yet; nothing evaluated")
             return
         }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let once = Locked<CheckedContinuation<Void, Never>?>(continuation)
-            let resume: @Sendable () -> Void = { once.withLock { $0.take() }?.resume() }
-            self.submit(toFeatures: { features in
-                guard let feature = features.first(InAppFeature.self) else { return resume() }
-                feature.evaluate(done: resume)
-            })
-        }
+        await self.awaitInAppFeature { feature, done in feature.evaluate(done: done) }
     }
 
     /// Erases the displayed history that frequency caps count (INAPP-16, INAPP-47): only with
