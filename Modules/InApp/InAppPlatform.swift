@@ -33,6 +33,15 @@ public protocol InAppPlatform: Sendable {
     /// The built-in presenter, found by class name (INAPP-40): `JoryioUI.DefaultInAppMessagePresenter`,
     /// then `Joryio.DefaultInAppMessagePresenter`; `nil` when neither is linked.
     func discoverPresenter() -> (any InAppMessagePresenter)?
+
+    /// Whether this platform can put a message on screen at all; where it cannot (Linux, a server,
+    /// macOS today) the SDK says so once at start (issue 26).
+    var displaysMessages: Bool { get }
+}
+
+extension InAppPlatform {
+    /// Most platforms display messages.
+    public var displaysMessages: Bool { true }
 }
 
 /// In-app display where there is no UI (Linux, a server, a command-line tool): the app is never
@@ -44,6 +53,9 @@ public struct NoInAppPlatform: InAppPlatform {
 
     /// Never active.
     public var isActive: Bool { false }
+
+    /// Nothing to display on.
+    public var displaysMessages: Bool { false }
 
     /// Nothing to present on: not shown.
     public func present(

@@ -29,7 +29,7 @@ extension Joryio {
     /// Logs, once at start, what this instance's platforms do not support (``PlatformSupport``).
     package func logPlatformSupport() {
         let push = self.feature(PushNotificationHandler.self)?.platform.hasPush ?? false
-        let inApp = self.feature(InAppFeature.self).map { !($0.platform is NoInAppPlatform) } ?? false
+        let inApp = self.feature(InAppFeature.self)?.platform.displaysMessages ?? false
         for note in PlatformSupport.notes(hasPush: push, displaysInApp: inApp) { self.info(note) }
     }
 }
