@@ -390,12 +390,9 @@ public final class Joryio: Sendable {
     /// the lifecycle observer ends its background task there (issue 26). A `whenSent` that never
     /// comes (the call dropped before `initialize()`) is covered by the task's expiration handler.
     package func applicationDidEnterBackground(whenSent: @escaping @Sendable () -> Void) {
-        guard self.isStarted else {
-            self.submit { $0.enteredBackground() }
-            whenSent()
-            return
-        }
-        self.submit { $0.enteredBackground(whenSent: whenSent) }
+        let started = self.isStarted
+        self.submit { $0.enteredBackground(whenSent: started ? whenSent : nil) }
+        if !started { whenSent() }
     }
 
     /// Tells the SDK the app became active (UIKit's `didBecomeActive`, and at launch when it already
