@@ -43,6 +43,22 @@ import Testing
         return sdk
     }
 
+    /// A first launch over `directory` that registers the token, then turns push off with `off`
+    /// (`unregisterPush()`, `wipeData()`) and lets go of the storage for the next launch.
+    private func firstLaunch(
+        _ transport: RespondingTransport,
+        directory: URL,
+        turningPushOff off: (Joryio) -> Void
+    ) {
+        let first = self.sdk(transport, platform: FakePushPlatform(authorization: .authorized), directory: directory)
+        first.start()
+        first.joryio.didRegisterForRemoteNotifications(deviceToken: Self.tokenBytes)
+        first.scheduler.runUntilIdle()
+        off(first.joryio)
+        first.scheduler.runUntilIdle()
+        first.joryio.relinquishStorage()
+    }
+
     @Test(
         "PUSH-15 / PUSH-1: with requestPushPermissionAtLaunch a relaunch keeps an earlier unregisterPush(); requestPushPermission() ends it"
     )
@@ -50,17 +66,7 @@ import Testing
         let directory = try PushRegistrationTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory.url) }
         let transport = RespondingTransport()
-        let first = self.sdk(
-            transport,
-            platform: FakePushPlatform(authorization: .authorized),
-            directory: directory.url
-        )
-        first.start()
-        first.joryio.didRegisterForRemoteNotifications(deviceToken: Self.tokenBytes)
-        first.scheduler.runUntilIdle()
-        first.joryio.unregisterPush()
-        first.scheduler.runUntilIdle()
-        first.joryio.relinquishStorage()
+        self.firstLaunch(transport, directory: directory.url) { $0.unregisterPush() }
         #expect(PushRegistrationTests.summary(transport.requests) == ["register abab", "unregister abab"])
 
         let platform = FakePushPlatform(authorization: .authorized)
@@ -87,17 +93,7 @@ import Testing
         let directory = try PushRegistrationTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory.url) }
         let transport = RespondingTransport()
-        let first = self.sdk(
-            transport,
-            platform: FakePushPlatform(authorization: .authorized),
-            directory: directory.url
-        )
-        first.start()
-        first.joryio.didRegisterForRemoteNotifications(deviceToken: Self.tokenBytes)
-        first.scheduler.runUntilIdle()
-        first.joryio.wipeData()
-        first.scheduler.runUntilIdle()
-        first.joryio.relinquishStorage()
+        self.firstLaunch(transport, directory: directory.url) { $0.wipeData() }
         #expect(PushRegistrationTests.summary(transport.requests) == ["register abab", "unregister abab"])
 
         let platform = FakePushPlatform(authorization: .authorized)
