@@ -30,6 +30,6 @@ extension Joryio {
     package func logPlatformSupport() {
         let push = self.feature(PushNotificationHandler.self)?.platform.hasPush ?? false
         let inApp = self.feature(InAppFeature.self)?.platform.displaysMessages ?? false
-        for note in PlatformSupport.notes(hasPush: push, displaysInApp: inApp) { self.info(note) }
+        for note in PlatformSupport.notes(hasPush: push, displaysInApp: inApp) { self.inform(note) }
     }
 }

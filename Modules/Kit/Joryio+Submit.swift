@@ -42,16 +42,6 @@ extension Joryio {
         }
     }
 
-    /// Logs `message` at info through the engine, in order with the calls (a product's note at
-    /// start); nothing before `initialize()` made the engine.
-    package func info(_ message: String) {
-        self.state.withLock { state in
-            guard let engine = state.engine else { return }
-            let sequence = Self.nextSequence(&state)
-            self.enqueue(sequence, on: engine, publishes: false) { $0.log.info(message) }
-        }
-    }
-
     /// Logs a warning about a call's input through the engine, in order with the calls; before
     /// `initialize()` it waits in the pre-init list, at most ``preInitLogCapacity`` of them.
     package func warn(_ message: String) {
