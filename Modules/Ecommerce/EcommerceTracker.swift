@@ -1,4 +1,5 @@
 internal import JoryioCore
+internal import JoryioFeature
 package import JoryioKit
 
 /// Typed e-commerce events (ECOM-1): product, cart, checkout and order calls that send the keys
@@ -11,26 +12,28 @@ package import JoryioKit
 public final class EcommerceTracker: Sendable {
     /// The settings it was made with.
     public let config: EcommerceConfig
-    private let joryio: Joryio
+    /// The instance it records on, through the facade seam.
+    private let facade: FacadeContext
     /// The ISO 4217 code sent, or `nil` when ``config``'s is not one (then every call is refused).
     let currency: String?
     /// The instance's transactions recorded so far, shared by all its trackers (issue 26).
     private let book: Locked<StoreKitTransactionBook>
 
-    private static let bookKey = "ecommerce.transactionBook"
+    private static let bookSlot = InstanceSlot<Locked<StoreKitTransactionBook>>("ecommerce.transactionBook")
 
     package init(joryio: Joryio, config: EcommerceConfig) {
-        self.joryio = joryio
+        let facade = joryio.facade
+        self.facade = facade
         self.config = config
         self.currency = EcommerceEvents.currencyCode(config.currency)
-        self.book = joryio.productValues.withLock { values in
-            if let book = values[Self.bookKey] as? Locked<StoreKitTransactionBook> { return book }
-            let book = Locked(StoreKitTransactionBook())
-            values[Self.bookKey] = book
-            return book
+        self.book = facade.update(Self.bookSlot) { book in
+            if let book { return book }
+            let made = Locked(StoreKitTransactionBook())
+            book = made
+            return made
         }
         if self.currency == nil {
-            joryio.warn(
+            facade.warn(
                 "ecommerce: \"\(String(config.currency.prefix(16)))\" is not an ISO 4217 currency code "
                     + "(three letters, such as USD); this tracker sends nothing"
             )
@@ -114,12 +117,12 @@ public final class EcommerceTracker: Sendable {
         }
         switch decision {
         case .send(let event):
-            for note in event.notes { self.joryio.inform("ecommerce.trackTransaction: \(note)") }
-            self.joryio.track(event.name, values: event.properties)
+            for note in event.notes { self.facade.inform("ecommerce.trackTransaction: \(note)") }
+            self.facade.track(event.name, values: event.properties)
         case .skip(let line):
-            self.joryio.inform("ecommerce: \(line)")
+            self.facade.inform("ecommerce: \(line)")
         case .refuse(let line):
-            self.joryio.warn("ecommerce.trackTransaction: \(line); nothing sent")
+            self.facade.warn("ecommerce.trackTransaction: \(line); nothing sent")
         }
     }
 
@@ -129,17 +132,17 @@ public final class EcommerceTracker: Sendable {
         _ build: (String) -> Result<EcommerceEvents.Event, EcommerceEvents.Refusal>
     ) {
         guard let currency = self.currency else {
-            self.joryio.warn(
+            self.facade.warn(
                 "ecommerce.\(call): no valid currency (\(String(self.config.currency.prefix(16)))); nothing sent"
             )
             return
         }
         switch build(currency) {
         case .failure(let refusal):
-            self.joryio.warn("ecommerce.\(call): \(refusal); nothing sent")
+            self.facade.warn("ecommerce.\(call): \(refusal); nothing sent")
         case .success(let event):
-            for note in event.notes { self.joryio.inform("ecommerce.\(call): \(note)") }
-            self.joryio.track(event.name, values: event.properties)
+            for note in event.notes { self.facade.inform("ecommerce.\(call): \(note)") }
+            self.facade.track(event.name, values: event.properties)
         }
     }
 }

@@ -60,6 +60,9 @@ package struct FeatureContext: Sendable {
     /// The event uploader finished a request: publishes the queue size, and on success tells every
     /// feature that events were delivered.
     package var eventsSent: @Sendable (_ error: JoryioTransportError?) -> Void
+    /// The instance's slots (``InstanceSlot``): where a feature publishes what the facade's getters
+    /// read from any thread, so no caller reaches the feature object itself.
+    package var slots = InstanceSlots()
 
     /// Creates a context.
     package init(
@@ -133,6 +136,12 @@ package struct FeatureRegistration: Sendable {
 }
 
 extension FeatureContext {
+    /// Publishes `value` in `slot` for the facade's getters (on the executor, where the feature's
+    /// state changed); `nil` clears it.
+    package func publish<Value>(_ slot: InstanceSlot<Value>, _ value: Value?) {
+        self.slots[slot] = value
+    }
+
     /// What a delivery channel of this feature needs: the engine's transport, executor, time, ids
     /// and authorization, a logger scoped to `scope`, and results reported to the engine
     /// (``requestFinished``) unless `onResult` says otherwise.

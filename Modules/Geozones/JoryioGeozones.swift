@@ -25,27 +25,29 @@ public import JoryioKit
 /// Joryio.shared.geozones.startLocationTracking()
 /// ```
 public final class JoryioGeozones: Sendable {
-    private let joryio: Joryio
+    /// The instance it belongs to, through the facade seam.
+    private let facade: FacadeContext
 
-    init(joryio: Joryio) {
-        self.joryio = joryio
+    init(facade: FacadeContext) {
+        self.facade = facade
     }
 
     /// Starts location tracking: asks for location permission if the app has not yet, fetches the
     /// app's zones and monitors the nearest. Safe from any thread, before `initialize()` too (it
     /// waits for it). Collection must be allowed for anything to be read.
     public func startLocationTracking() {
-        self.joryio.submit(to: GeozonesFeature.self) { $0.setTracking(true) }
+        self.facade.submit(to: GeozonesFeature.self) { $0.setTracking(true) }
     }
 
     /// Stops location tracking: no more location updates, no region monitored, zone state forgotten.
     public func stopLocationTracking() {
-        self.joryio.submit(to: GeozonesFeature.self) { $0.setTracking(false) }
+        self.facade.submit(to: GeozonesFeature.self) { $0.setTracking(false) }
     }
 }
 
 extension Joryio {
-    private static let geozonesKey = "geozones"
+    private static let geozonesSlot = InstanceSlot<JoryioGeozones>("geozones")
+    private static let attachedSlot = InstanceSlot<Bool>("geozones.attached")
 
     /// This instance's geozones (issue 19): made and attached on first use, started only by
     /// ``JoryioGeozones/startLocationTracking()``.
@@ -59,14 +61,14 @@ extension Joryio {
         source: @escaping @Sendable () -> any GeozoneLocationSource,
         settings: GeozonesFeature.Settings
     ) -> JoryioGeozones {
-        let (geozones, made) = self.productValues.withLock { values -> (JoryioGeozones, Bool) in
-            if let existing = values[Self.geozonesKey] as? JoryioGeozones { return (existing, false) }
-            let made = JoryioGeozones(joryio: self)
-            values[Self.geozonesKey] = made
+        let (geozones, made) = self.facade.update(Self.geozonesSlot) { slot -> (JoryioGeozones, Bool) in
+            if let existing = slot { return (existing, false) }
+            let made = JoryioGeozones(facade: self.facade)
+            slot = made
             return (made, true)
         }
         if made {
-            self.attachFeature(key: Self.geozonesKey) { setup, context in
+            self.facade.attachFeature(once: Self.attachedSlot) { setup, context in
                 GeozonesFeature(setup: setup, context: context, source: source(), settings: settings)
             }
         }

@@ -86,10 +86,9 @@ public struct NoInAppPlatform: InAppPlatform {
 
 /// What a presenter's delegate reports reaches the feature on the engine's executor.
 /// The live platform also logs through it what kept a message off screen (its retry loop's
-/// decisions, INAPP-57), into the SDK's log. The built-in presenter sends the message's forms and
-/// links through it too (``InAppMessageActing``), so they reach the instance that presented the
-/// message (issue 26).
-final class InAppViewEvents: InAppMessageViewDelegate, InAppMessageActing {
+/// decisions, INAPP-57), into the SDK's log. The message's forms and links go through it too, so
+/// they reach the instance that presented the message.
+final class InAppViewEvents: InAppMessageViewDelegate {
     private let handle: @Sendable (_ campaignId: String, _ clickedElement: String?) -> Void
     private let actions: @Sendable () -> InAppMessageActions?
     /// Logs into the SDK's log (the platform's presentation loop).
@@ -107,14 +106,16 @@ final class InAppViewEvents: InAppMessageViewDelegate, InAppMessageActing {
         self.handle = handle
     }
 
-    func submitForm(of message: InAppMessage, values: [String: String]) {
+    @MainActor
+    func messageViewSubmittedForm(_ message: InAppMessage, values: [String: String]) {
         guard let actions = self.actions() else {
             return self.log(.warning, "in-app \(message.id): the form was not submitted: no form handling here")
         }
         actions.submitForm(message.id, values)
     }
 
-    func followLink(_ url: URL, asUniversalLink: Bool, from message: InAppMessage) {
+    @MainActor
+    func messageViewFollowsLink(_ message: InAppMessage, url: URL, asUniversalLink: Bool) {
         guard let actions = self.actions() else {
             return self.log(.warning, "in-app \(message.id): the link was not followed: no link handling here")
         }

@@ -35,7 +35,14 @@ public protocol InAppMessagePresenter: AnyObject, Sendable {
     ) -> Bool
 }
 
-/// How a presenter reports what the person did with a message (INAPP-30).
+/// How a presenter reports what the person did with a message (INAPP-30), and where the message's
+/// forms and links go.
+///
+/// The delegate the SDK hands a presenter belongs to the instance that presented the message: the
+/// click and dismissal are reported there, a submitted form is sent there (INAPP-51) and a link is
+/// followed by its link handling (DEEPLINK-5, ULINK-9), in call order, never on another instance.
+/// An app that presents with a presenter itself, with its own delegate, gets the form and link
+/// calls too; by default they do nothing.
 public protocol InAppMessageViewDelegate: AnyObject, Sendable {
     /// The person tapped the button or link `action` (its id), which opens `url` if it has one.
     @MainActor
@@ -43,6 +50,24 @@ public protocol InAppMessageViewDelegate: AnyObject, Sendable {
     /// The message left the screen.
     @MainActor
     func messageViewDidDismiss(_ message: InAppMessage)
+    /// The person submitted the form shown in `message` with `values` (after its click was
+    /// reported).
+    @MainActor
+    func messageViewSubmittedForm(_ message: InAppMessage, values: [String: String])
+    /// The person tapped a link in `message` (after its click was reported): follow `url`, offered
+    /// as a universal link first when `asUniversalLink`.
+    @MainActor
+    func messageViewFollowsLink(_ message: InAppMessage, url: URL, asUniversalLink: Bool)
+}
+
+extension InAppMessageViewDelegate {
+    /// Does nothing: a delegate that is not the SDK's decides for itself what a form does.
+    @MainActor
+    public func messageViewSubmittedForm(_ message: InAppMessage, values: [String: String]) {}
+
+    /// Does nothing: a delegate that is not the SDK's decides for itself what a link does.
+    @MainActor
+    public func messageViewFollowsLink(_ message: InAppMessage, url: URL, asUniversalLink: Bool) {}
 }
 
 /// The content forms an app's message callback can render (SPEC §2.14).
@@ -113,16 +138,4 @@ package struct InAppMessageActions: Sendable {
         self.submitForm = submitForm
         self.followLink = followLink
     }
-}
-
-/// What the built-in presenter does with a message's forms and links. The delegate the SDK hands a
-/// presenter adopts it, carrying them to the instance that presented the message (issue 26); a
-/// presenter that gets some other delegate (an app calling it itself) has nothing to route through.
-/// Any thread: both calls only queue work on the instance, in call order with the click the
-/// delegate reported before them (DEEPLINK-5).
-package protocol InAppMessageActing: Sendable {
-    /// Submits a form shown in `message` (INAPP-51).
-    func submitForm(of message: InAppMessage, values: [String: String])
-    /// Follows a link tapped in `message` (DEEPLINK-5).
-    func followLink(_ url: URL, asUniversalLink: Bool, from message: InAppMessage)
 }

@@ -1,3 +1,4 @@
+internal import JoryioFeature
 internal import JoryioInApp
 internal import JoryioKit
 internal import JoryioPush
@@ -28,8 +29,11 @@ package enum PlatformSupport {
 extension Joryio {
     /// Logs, once at start, what this instance's platforms do not support (``PlatformSupport``).
     package func logPlatformSupport() {
-        let push = self.feature(PushNotificationHandler.self)?.platform.hasPush ?? false
-        let inApp = self.feature(InAppFeature.self)?.platform.displaysMessages ?? false
-        for note in PlatformSupport.notes(hasPush: push, displaysInApp: inApp) { self.inform(note) }
+        let facade = self.facade
+        facade.submitToFeatures { features in
+            let push = features.first(PushNotificationHandler.self)?.platform.hasPush ?? false
+            let inApp = features.first(InAppFeature.self)?.platform.displaysMessages ?? false
+            for note in PlatformSupport.notes(hasPush: push, displaysInApp: inApp) { facade.inform(note) }
+        }
     }
 }

@@ -24,26 +24,30 @@ extension Joryio {
     ///
     /// Before `initialize()` nothing can be asked: the call logs a warning and returns `false`.
     public func requestPushPermission() async -> Bool {
-        guard let push = self.feature(PushFeature.self) else {
-            self.warn("requestPushPermission() before initialize(): nothing was asked; call it after initialize()")
+        guard let request = self.facade[PushFeature.permissionRequestSlot] else {
+            self.facade.warn(
+                "requestPushPermission() before initialize(): nothing was asked; call it after initialize()"
+            )
             return false
         }
-        self.submit(to: PushFeature.self) { $0.permissionRequested() }
-        return await push.askForPermission()
+        self.facade.submit(to: PushFeature.self) { $0.permissionRequested() }
+        let granted = await request.ask()
+        self.facade.submit(to: PushFeature.self) { $0.refreshPermission(force: false) }
+        return granted
     }
 
     /// The notification permission: `"granted"` (provisional and ephemeral authorization count),
     /// `"denied"` or `"notDetermined"` (PUSH-4); `""` before `initialize()` (INIT-7).
     public func getPushPermissionStatus() async -> String {
-        guard let push = self.feature(PushFeature.self) else { return "" }
-        return await push.platform.authorizationStatus().status
+        guard let request = self.facade[PushFeature.permissionRequestSlot] else { return "" }
+        return await request.platform.authorizationStatus().status
     }
 
     /// `true` exactly when ``getPushPermissionStatus()`` is `"granted"` (PUSH-5); `false` before
     /// `initialize()` (INIT-7).
     public func isPushEnabled() async -> Bool {
-        guard let push = self.feature(PushFeature.self) else { return false }
-        return await push.platform.authorizationStatus().isEnabled
+        guard let request = self.facade[PushFeature.permissionRequestSlot] else { return false }
+        return await request.platform.authorizationStatus().isEnabled
     }
 
     /// Forward `application(_:didRegisterForRemoteNotificationsWithDeviceToken:)` here (PUSH-7).
@@ -52,14 +56,14 @@ extension Joryio {
     /// start (PUSH-8). After ``unregisterPush()`` it is kept but not registered (PUSH-15).
     public func didRegisterForRemoteNotifications(deviceToken: Data) {
         let hex = Self.hex(deviceToken)
-        self.submit(to: PushFeature.self) { $0.tokenReceived(hex) }
+        self.facade.submit(to: PushFeature.self) { $0.tokenReceived(hex) }
     }
 
     /// Forward `application(_:didFailToRegisterForRemoteNotificationsWithError:)` here (PUSH-9):
     /// the error is logged.
     public func didFailToRegisterForRemoteNotifications(error: any Error) {
         let description = String(describing: error)
-        self.submit(to: PushFeature.self) { $0.registrationFailed(description) }
+        self.facade.submit(to: PushFeature.self) { $0.registrationFailed(description) }
     }
 
     /// For apps with their own push stack: registers the APNs device token `token` (hex) with
@@ -76,36 +80,36 @@ extension Joryio {
         onResult: (@Sendable (PushRegistrationResult) -> Void)? = nil
     ) {
         if case .invalid(let reason) = PushTokenFormat.check(token) {
-            self.warn("registerPushToken: \(reason)")
+            self.facade.warn("registerPushToken: \(reason)")
             onResult?(.refused(reason))
             return
         }
         let answer = PushAnswer(onResult)
-        self.whenInitializationRefused { reason in
+        self.facade.whenInitializationRefused { reason in
             answer.answer(
                 .refused("initialize() refused the SDK key or host (\(reason)); the token was not registered")
             )
         }
-        self.submit(to: PushFeature.self) { $0.registerPushToken(token, answer: answer) }
+        self.facade.submit(to: PushFeature.self) { $0.registerPushToken(token, answer: answer) }
     }
 
     /// The APNs device token the SDK holds (lowercase hex), or `nil` (PUSH-16); `nil` before
     /// `initialize()` (INIT-7).
     public func getDeviceToken() -> String? {
-        self.feature(PushFeature.self)?.deviceToken
+        self.facade[PushFeature.deviceTokenSlot]
     }
 
     /// Removes the device token on the Joryio server and with iOS, and keeps push off across
     /// launches until ``registerPushToken(_:onResult:)`` or ``requestPushPermission()`` (PUSH-15).
     /// The server part is a withdrawal: it is sent whatever the consent or opt-out.
     public func unregisterPush() {
-        self.submit(to: PushFeature.self) { $0.unregisterPush() }
+        self.facade.submit(to: PushFeature.self) { $0.unregisterPush() }
     }
 
     /// Sets the app icon's badge to `count` (negative counts are 0).
     public func updateBadgeCount(_ count: Int) {
         let count = max(0, count)
-        self.submit(to: PushFeature.self) { $0.platform.setBadgeCount(count) }
+        self.facade.submit(to: PushFeature.self) { $0.platform.setBadgeCount(count) }
     }
 
     /// Clears the app icon's badge.

@@ -76,9 +76,11 @@ extension Joryio {
             completion.complete(.noData)
             return
         }
-        let timestamp = self.currentTime
-        let deadline = self.scheduleDeadline(after: Self.remoteNotificationBudget) { completion.complete(.noData) }
-        self.submit(toFeatures: { features in
+        let timestamp = self.facade.now
+        let deadline = self.facade.scheduleDeadline(after: Self.remoteNotificationBudget) {
+            completion.complete(.noData)
+        }
+        self.facade.submitToFeatures({ features in
             guard let handler = features.first(PushNotificationHandler.self) else {
                 deadline.cancel()
                 completion.complete(.noData)
@@ -103,7 +105,7 @@ extension Joryio {
     /// custom scheme) or deliver it as a universal link (`https`). `nil` removes the handler. Set
     /// before `initialize()`, it is installed when the SDK starts, before any notification is handled.
     public func setLinkHandler(_ handler: (@Sendable (URL) -> Bool)?) {
-        self.submit(to: PushNotificationHandler.self) { $0.linkHandler = handler }
+        self.facade.submit(to: PushNotificationHandler.self) { $0.linkHandler = handler }
     }
 
     /// A notification about to be presented in the foreground (`willPresent`): `nil` when it is not
@@ -131,8 +133,8 @@ extension Joryio {
     }
 
     private func handleOnEngine(_ payload: PushPayload, arrival: PushArrival, appIsActive: Bool) {
-        let timestamp = self.currentTime
-        self.submit(toFeatures: { features in
+        let timestamp = self.facade.now
+        self.facade.submitToFeatures({ features in
             features.first(PushNotificationHandler.self)?.handle(
                 payload,
                 arrival: arrival,

@@ -30,15 +30,15 @@ extension Joryio {
     /// Checks `trackingId` on the caller's thread, then records the report on the engine, gated
     /// like an event (before `initialize()` too: INIT-8, PUSH-33).
     private func submitPushReport(_ kind: PushReport.Kind, trackingId: String, call: String) {
-        let timestamp = self.clock.now()
+        let timestamp = self.facade.now
         guard PushPayload.isValidTrackingId(trackingId) else {
-            self.warn(
+            self.facade.warn(
                 "\(call): the trackingId must be 1 to \(PushPayload.maxTrackingIdLength) characters "
                     + "without control characters; nothing recorded"
             )
             return
         }
-        self.submit(.event, to: PushReportsFeature.self) { feature in
+        self.facade.submit(.event, to: PushReportsFeature.self) { feature in
             feature.record(kind, trackingId: trackingId, at: timestamp)
         }
     }

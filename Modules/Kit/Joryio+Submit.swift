@@ -1,6 +1,6 @@
 internal import Foundation
-package import JoryioConsent
-package import JoryioCore
+internal import JoryioConsent
+internal import JoryioCore
 package import JoryioFeature
 package import JoryioStorage
 
@@ -44,7 +44,7 @@ extension Joryio {
 
     /// Logs a warning about a call's input through the engine, in order with the calls; before
     /// `initialize()` it waits in the pre-init list, at most ``preInitLogCapacity`` of them.
-    package func warn(_ message: String) {
+    func warn(_ message: String) {
         self.state.withLock { state in
             if let engine = state.engine {
                 let sequence = Self.nextSequence(&state)
@@ -61,7 +61,7 @@ extension Joryio {
 
     /// Logs an informational line through the engine, in order with the calls (before
     /// `initialize()` it waits like a call).
-    package func inform(_ message: String) {
+    func inform(_ message: String) {
         self.submit(publishes: false) { $0.log.info(message) }
     }
 
@@ -122,29 +122,11 @@ extension Joryio {
     }
 
     /// The feature of type `type` this instance runs, once `initialize()` made the engine; `nil`
-    /// before, or when the product's catalog has none. For a product's facade calls that only read
-    /// what a feature owns (its platform seam, for example).
+    /// before, or when the product's catalog has none. For tests that inspect a feature between
+    /// jobs: product code never holds a live feature on the caller's thread (``FacadeContext``).
     package func feature<Feature: EngineFeature>(_ type: Feature.Type) -> Feature? {
         self.state.withLock { $0.engine }?.features.first(type)
     }
-
-    /// Runs `body` with the feature of type `type` on the engine, in order with every call, or
-    /// keeps it until `initialize()` like any call (a product's facade calls). `kind` is what the
-    /// consent gate checks before `initialize()`, as for ``submit(_:showing:publishes:_:)``: a call
-    /// of a kind the decisions made so far drop is dropped at once (INIT-8), and a later opt-out,
-    /// denial or wipe drops it from the list.
-    package func submit<Feature: EngineFeature>(
-        _ kind: CallKind? = nil,
-        to type: Feature.Type,
-        _ body: @escaping @Sendable (Feature) -> Void
-    ) {
-        self.submit(kind) { engine in
-            if let feature = engine.features.first(type) { body(feature) }
-        }
-    }
-
-    /// The instance's clock: when a facade call was made, read on the caller's thread.
-    package var clock: any Clock { self.environment.clock }
 
     /// Lets go of the storage directory as a process that ends would (its lock and the journal's
     /// file; the engine is left as it is, never to run again in the tests that call this), so

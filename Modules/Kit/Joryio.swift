@@ -2,6 +2,7 @@ package import Foundation
 internal import JoryioConsent
 internal import JoryioCore
 public import JoryioDelivery
+internal import JoryioFeature
 internal import JoryioStorage
 
 /// The Joryio SDK: event tracking with a durable offline queue.
@@ -54,9 +55,9 @@ public final class Joryio: Sendable {
     let state = Locked(State())
     /// What getters read: written by the engine only, plus calls it has not run yet.
     let board = SnapshotBoard()
-    /// Values a product keeps on the instance for its public properties (the in-app presenter), by
-    /// key; readable before `initialize()`.
-    package let productValues = Locked<[String: any Sendable]>([:])
+    /// The instance's typed slots: what a product's facade keeps for its public properties and what
+    /// its features publish for the getters (``FacadeContext``); readable before `initialize()`.
+    let slots = InstanceSlots()
 
     /// Creates an instance over an explicit environment (products, tests, benchmarks) running the
     /// features of `catalog`.
@@ -145,7 +146,7 @@ public final class Joryio: Sendable {
     /// Calls `answer` with the reason when `initialize()` refused (or refuses) its SDK key or host
     /// while no engine runs: at once when the last call was refused, otherwise at the refusal.
     /// Nothing happens once the SDK started. For calls that must answer at once (PUSH-14).
-    package func whenInitializationRefused(_ answer: @escaping @Sendable (String) -> Void) {
+    func whenInitializationRefused(_ answer: @escaping @Sendable (String) -> Void) {
         let refusal = self.state.withLock { state -> String? in
             guard state.engine == nil else { return nil }
             if let refusal = state.refusal { return refusal }
@@ -235,6 +236,7 @@ public final class Joryio: Sendable {
                 features: self.features.registrations(setup),
                 board: self.board,
                 decisions: entries.compactMap(\.decision),
+                slots: self.slots,
                 storageLocks: storageLocks
             )
             state.engine = engine
@@ -339,9 +341,8 @@ public final class Joryio: Sendable {
         self.submitEvent(name: "Screen Viewed", properties: converted.value, timestamp: timestamp)
     }
 
-    /// `track()` for a product's typed calls (e-commerce), whose properties are already values:
-    /// the same limits, the same journal, the same consent gate.
-    package func track(_ name: String, values: [String: JSONValue]) {
+    /// `track()` for a product's typed calls (``FacadeContext/track(_:values:)``).
+    func track(_ name: String, values: [String: JSONValue]) {
         self.submitEvent(name: name, properties: values, timestamp: self.environment.clock.now())
     }
 
@@ -390,7 +391,7 @@ public final class Joryio: Sendable {
     /// the lifecycle observer ends its background task there (issue 26). A `whenSent` that never
     /// comes (the call dropped before `initialize()`) is covered by the task's expiration handler.
     package func applicationDidEnterBackground(whenSent: @escaping @Sendable () -> Void) {
-        let started = self.isStarted
+        let started = self.facade.isStarted
         self.submit { $0.enteredBackground(whenSent: started ? whenSent : nil) }
         if !started { whenSent() }
     }

@@ -55,6 +55,7 @@ package final class JoryioEngine: Sendable {
         features registrations: [FeatureRegistration],
         board: SnapshotBoard,
         decisions: [PrivacyDecision],
+        slots: InstanceSlots,
         storageLocks: [StorageLock] = []
     ) {
         self.storageLocks = storageLocks
@@ -99,13 +100,14 @@ package final class JoryioEngine: Sendable {
         }
         self.state = ExecutorBound(initial, on: environment.scheduler)
         let reference = EngineReference()
-        let context = Self.makeContext(
+        var context = Self.makeContext(
             reference: reference,
             environment: environment,
             stores: stores,
             logger: logger,
             config: config
         )
+        context.slots = slots
         let features = FeatureList(registrations.map { $0.make(context) })
         self.featureSlot = Locked(features)
         self.featureContext = context

@@ -11,12 +11,18 @@ package import JoryioFeature
 /// The machine decides; this class persists its state in the secure store (STORE-3, PUSH-31),
 /// sends its requests through ``PushRegistrationSender``, answers `registerPushToken` calls and
 /// feeds back privacy, identity, wipe, request outcomes and the end of a backoff. Every method runs
-/// on the engine's executor except ``deviceToken``, which any thread may read.
+/// on the engine's executor; what the facade reads from the caller's thread is published in the
+/// instance's slots (``deviceTokenSlot``, ``permissionRequestSlot``).
 package final class PushFeature: EngineFeature {
     /// Where the last `push_permission` value written is kept (settings, `jry_` prefix, STORE-5).
     package static let storedPermissionKey = "jry_push_permission"
     /// The secure item holding ``PushTokenMachine/State`` (PUSH-31).
     package static let storedStateKey = "jry_push_state"
+    /// The device token the feature holds (lowercase hex), published for `getDeviceToken()`.
+    package static let deviceTokenSlot = InstanceSlot<String>("push.deviceToken")
+    /// The OS part of `requestPushPermission()` and the permission answers, published when the
+    /// feature is made.
+    package static let permissionRequestSlot = InstanceSlot<PushPermissionRequest>("push.permissionRequest")
 
     /// How the feature behaves, from the configuration.
     package struct Settings: Sendable, Equatable {
@@ -62,6 +68,7 @@ package final class PushFeature: EngineFeature {
         self.platform = platform
         self.sender = sender
         self.settings = settings
+        context.publish(Self.permissionRequestSlot, PushPermissionRequest(platform: platform, settings: settings))
     }
 
     /// The stored APNs token (lowercase hex), or `nil` (PUSH-16). Any thread.
@@ -90,13 +97,14 @@ package final class PushFeature: EngineFeature {
             $0.stored = stored
             $0.token = stored.token
         }
+        self.context.publish(Self.deviceTokenSlot, stored.token)
         if self.platform.hasPush, !stored.isPushOff {
             self.platform.registerForRemoteNotifications()
         }
         self.refreshPermission(force: false)
         if self.settings.requestPermissionAtLaunch, self.platform.hasPush {
             self.launchRequest.withLock { task in
-                task = Task { [self] in await self.askForPermission(atLaunch: true) }
+                task = Task { [self] in await self.askAtLaunch() }
             }
         }
     }
@@ -216,28 +224,14 @@ package final class PushFeature: EngineFeature {
         self.handle(.unregisterPush)
     }
 
-    /// Asks for permission (provisional when configured, PROV-8), cancels `unregisterPush()`, asks
-    /// iOS for a token and writes the new status; whether it was granted (provisional counts,
-    /// PROV-7). Off the executor: it awaits the OS.
-    package func requestPermission() async -> Bool {
-        self.context.scheduler.enqueue { [self] in self.permissionRequested() }
-        return await self.askForPermission()
-    }
-
-    /// The OS part of `requestPushPermission()`: asks (provisional when configured), asks iOS for a
-    /// token and writes the new status; whether it was granted. The facade submits
-    /// ``permissionRequested()`` in call order first.
-    ///
-    /// The launch's request (`atLaunch`: `requestPushPermissionAtLaunch`, PUSH-1) is only this: it
-    /// submits no ``permissionRequested()``, so it cancels neither an earlier `unregisterPush()` nor
-    /// a wipe's push-off (PUSH-15, WIPE-5: only an explicit `requestPushPermission()` or
-    /// `registerPushToken` does), and while push is off it does not ask iOS for a token either.
-    package func askForPermission(atLaunch: Bool = false) async -> Bool {
-        let status = await self.platform.authorizationStatus()
-        let granted = await self.platform.requestAuthorization(
-            provisional: Self.asksProvisionally(self.settings, status: status)
-        )
-        if !atLaunch || !self.isPushOff { self.platform.registerForRemoteNotifications() }
+    /// The launch's permission request (`requestPushPermissionAtLaunch`, PUSH-1): the OS part of
+    /// `requestPushPermission()` only. It cancels neither an earlier `unregisterPush()` nor a wipe's
+    /// push-off (PUSH-15, WIPE-5: only an explicit `requestPushPermission()` or `registerPushToken`
+    /// does), and while push is off it does not ask iOS for a token either; then the new status is
+    /// written. Whether it was granted.
+    private func askAtLaunch() async -> Bool {
+        let request = PushPermissionRequest(platform: self.platform, settings: self.settings)
+        let granted = await request.ask(registers: !self.isPushOff)
         self.refreshPermission(force: false)
         return granted
     }
@@ -311,6 +305,7 @@ package final class PushFeature: EngineFeature {
 
     private func save(_ state: PushTokenMachine.State) {
         self.core.withLock { $0.token = state.token }
+        self.context.publish(Self.deviceTokenSlot, state.token)
         do {
             try self.context.stores.secure.set(JSONEncoder().encode(state), forKey: Self.storedStateKey)
         } catch {

@@ -1,12 +1,11 @@
 #if canImport(UIKit) && !os(watchOS)
 package import Foundation
-internal import Joryio
 public import JoryioInApp
 public import JoryioKit
 public import UIKit
 
-/// The built-in in-app renderer (issue 17). Install it with `Joryio.shared.useDefaultInAppPresenter()`
-/// (issue 26). Without that call the SDK looks for it by class name (INAPP-40), which works only
+/// The built-in in-app renderer (issue 17). Install it on an instance with its
+/// `useDefaultInAppPresenter()` (issue 26). Without that call the SDK looks for it by class name (INAPP-40), which works only
 /// when the linker kept the class: a final `NSObject` subclass with a `required init()` and no
 /// `@objc(…)` name, so the runtime knows it as `JoryioUI.DefaultInAppMessagePresenter` (SwiftPM)
 /// and `Joryio.DefaultInAppMessagePresenter` (the pod, whose module is `Joryio`), the two names
@@ -99,34 +98,17 @@ public final class DefaultInAppMessagePresenter: NSObject, InAppMessagePresenter
     }
 
     /// Carries out what a tap decided, in order (INAPP-58, DEEPLINK-5: the click is reported before
-    /// the link is followed): ``InAppPresenterPerforming`` sends forms and links to the instance that
-    /// presented the message (issue 26); this takes the window down.
+    /// the link is followed): ``InAppPresenterPerforming`` hands clicks, forms and links to the
+    /// delegate, which belongs to the instance that presented the message; this takes the window down.
     private func perform(_ effects: [InAppPresenterEffect]) {
         guard let presentation = self.presentation else { return }
         let message = presentation.message
-        let dismissed = InAppPresenterPerforming.perform(
-            effects,
-            for: message,
-            delegate: presentation.delegate,
-            fallback: { SharedInstanceActions() }
-        )
+        let dismissed = InAppPresenterPerforming.perform(effects, for: message, delegate: presentation.delegate)
         guard dismissed else { return }
         self.presentation = nil
         presentation.window.hide {
             presentation.delegate.messageViewDidDismiss(message)
         }
-    }
-}
-
-/// Where the forms and links of a message go when the delegate is not the SDK's (an app presenting
-/// with this presenter itself): the shared instance, the only one such a call can mean.
-private struct SharedInstanceActions: InAppMessageActing {
-    func submitForm(of message: InAppMessage, values: [String: String]) {
-        Joryio.shared.queueInAppForm(campaignId: message.id, values: values)
-    }
-
-    func followLink(_ url: URL, asUniversalLink: Bool, from message: InAppMessage) {
-        Joryio.shared.followInAppLink(url, asUniversalLink: asUniversalLink)
     }
 }
 #endif

@@ -100,27 +100,23 @@ package enum InAppPresenterPerforming {
     /// `.dismiss`, which is left to the caller (its window leaves the screen first, then
     /// `delegate.messageViewDidDismiss(message)`, INAPP-60): returns whether it reached one.
     ///
-    /// Clicks go to `delegate` (INAPP-30). Forms (INAPP-51) and links (DEEPLINK-5) go through the
-    /// delegate too when it is the SDK's (``InAppMessageActing``): to the instance that presented
-    /// the message, never to another one. A delegate that is not the SDK's (the app presenting with
-    /// the built-in presenter itself) has no instance to name: they go to `fallback`, the shared
-    /// instance.
+    /// Clicks (INAPP-30), forms (INAPP-51) and links (DEEPLINK-5) all go to `delegate`: the SDK's
+    /// sends them to the instance that presented the message, never to another one, and an app's
+    /// own delegate decides for itself.
     @MainActor
     package static func perform(
         _ effects: [InAppPresenterEffect],
         for message: InAppMessage,
-        delegate: any InAppMessageViewDelegate,
-        fallback: () -> any InAppMessageActing
+        delegate: any InAppMessageViewDelegate
     ) -> Bool {
-        let actions = (delegate as? any InAppMessageActing) ?? fallback()
         for effect in effects {
             switch effect {
             case .reportClick(let elementId, let url):
                 delegate.messageViewClicked(message, action: elementId, url: url)
             case .submitForm(_, let values):
-                actions.submitForm(of: message, values: values)
+                delegate.messageViewSubmittedForm(message, values: values)
             case .follow(let link):
-                actions.followLink(link.url, asUniversalLink: link.asUniversalLink, from: message)
+                delegate.messageViewFollowsLink(message, url: link.url, asUniversalLink: link.asUniversalLink)
             case .refuseLink:
                 break
             case .dismiss:

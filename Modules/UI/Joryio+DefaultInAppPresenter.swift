@@ -1,16 +1,21 @@
 #if canImport(UIKit) && !os(watchOS)
-internal import Joryio
+internal import JoryioInApp
 public import JoryioKit
 
 extension Joryio {
-    /// Draws in-app messages with the built-in renderer, ``DefaultInAppMessagePresenter`` (issue
-    /// 26). Call it once, before `initialize()`, in an app that links the `JoryioUI` product (SwiftPM)
-    /// or `pod 'Joryio/UI'`:
+    /// Draws this instance's in-app messages with the built-in renderer,
+    /// ``DefaultInAppMessagePresenter`` (issue 26). Call it once, before `initialize()`, in an app
+    /// that links the `JoryioUI` product (SwiftPM) or `pod 'Joryio/UI'`, on the instance the app
+    /// uses (the shared one, or one it made):
     ///
     /// ```swift
-    /// Joryio.shared.useDefaultInAppPresenter()
-    /// Joryio.shared.initialize(sdkKey: "jry_sdk_…", apiHost: "https://…")
+    /// let joryio = Joryio()   // or the product's shared instance
+    /// joryio.useDefaultInAppPresenter()
+    /// joryio.initialize(sdkKey: "jry_sdk_…", apiHost: "https://…")
     /// ```
+    ///
+    /// The presenter reports every message's clicks, forms and links to the instance that
+    /// presented it.
     ///
     /// The call references the class, so the linker keeps it. Without the call the SDK looks for it
     /// by class name at the first message (INAPP-40), which finds nothing when the linker dropped

@@ -138,7 +138,7 @@ struct GeoRig {
     /// Hands `input` to the feature on the engine's executor whether or not the source runs (a
     /// late OS callback), and runs everything due.
     func inject(_ input: GeozoneLocationInput) {
-        self.joryio.submit(to: GeozonesFeature.self) { $0.handle(input) }
+        self.joryio.facade.submit(to: GeozonesFeature.self) { $0.handle(input) }
         self.scheduler.runUntilIdle()
     }
 

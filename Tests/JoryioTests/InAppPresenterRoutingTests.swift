@@ -8,10 +8,9 @@ import JoryioTesting
 import JoryioUI
 import Testing
 
-/// The built-in presenter's forms and links reach the SDK instance that presented the message, not
-/// `Joryio.shared` (issue 26, bug 1). A test never touches `Joryio.shared`: instance `other` stands
-/// for it, and the presenter's fallback (where a delegate that is not the SDK's sends them) is
-/// `other`, exactly as the UIKit presenter's fallback is the shared instance.
+/// The built-in presenter's clicks, forms and links reach the SDK instance that presented the
+/// message through the delegate it was handed, never another instance (issue 26, bug 1; issue 27:
+/// the renderer names no instance at all). A delegate that is not the SDK's gets them itself.
 @Suite struct InAppPresenterRoutingTests {
     /// One instance with the `Joryio` product's features over fake platforms.
     struct Instance {
@@ -48,23 +47,25 @@ import Testing
         }
     }
 
-    /// Forms and links sent through `joryio`: what the presenter's fallback does with the shared
-    /// instance (`SharedInstanceActions` in `DefaultInAppMessagePresenter.swift`).
-    struct InstanceActions: InAppMessageActing {
-        let joryio: Joryio
-
-        func submitForm(of message: InAppMessage, values: [String: String]) {
-            self.joryio.queueInAppForm(campaignId: message.id, values: values)
-        }
-
-        func followLink(_ url: URL, asUniversalLink: Bool, from message: InAppMessage) {
-            self.joryio.followInAppLink(url, asUniversalLink: asUniversalLink)
-        }
-    }
-
     /// A delegate an app passes when it presents with the built-in presenter itself.
     @MainActor
     final class AppDelegate: InAppMessageViewDelegate {
+        var clicks: [String] = []
+        var forms: [[String: String]] = []
+        var links: [URL] = []
+        func messageViewClicked(_ message: InAppMessage, action: String, url: URL?) { self.clicks.append(action) }
+        func messageViewDidDismiss(_ message: InAppMessage) {}
+        func messageViewSubmittedForm(_ message: InAppMessage, values: [String: String]) {
+            self.forms.append(values)
+        }
+        func messageViewFollowsLink(_ message: InAppMessage, url: URL, asUniversalLink: Bool) {
+            self.links.append(url)
+        }
+    }
+
+    /// A delegate that implements only the two required reports: forms and links do nothing.
+    @MainActor
+    final class MinimalDelegate: InAppMessageViewDelegate {
         var clicks: [String] = []
         func messageViewClicked(_ message: InAppMessage, action: String, url: URL?) { self.clicks.append(action) }
         func messageViewDidDismiss(_ message: InAppMessage) {}
@@ -98,8 +99,7 @@ import Testing
         let dismissed = InAppPresenterPerforming.perform(
             Self.effects(url),
             for: message,
-            delegate: delegate,
-            fallback: { InstanceActions(joryio: other.sdk.joryio) }
+            delegate: delegate
         )
         presenting.sdk.scheduler.runUntilIdle()
         other.sdk.scheduler.runUntilIdle()
@@ -129,35 +129,39 @@ import Testing
                 .follow(InAppLinkToFollow(url: url, asUniversalLink: false)),
             ],
             for: message,
-            delegate: delegate,
-            fallback: { InstanceActions(joryio: presenting.sdk.joryio) }
+            delegate: delegate
         )
         presenting.sdk.scheduler.runUntilIdle()
         #expect(dismissed)
         #expect(presenting.push.actions.isEmpty, "nothing after the dismissal, nothing for a refused link")
     }
 
-    @Test("issue 26: with a delegate that is not the SDK's, forms and links go to the fallback (the shared instance)")
+    @Test(
+        "issue 27: with a delegate that is not the SDK's, its clicks, forms and links go to that delegate, never to an instance"
+    )
     @MainActor
-    func foreignDelegateUsesTheFallback() throws {
-        let fallback = Instance()
+    func foreignDelegateGetsFormsAndLinks() throws {
+        let bystander = Instance()
         let presenting = Instance()
         presenting.sdk.track(["Product Viewed"])
         let message = try #require(presenting.message("sale"))
         let url = try #require(Self.link)
         let delegate = AppDelegate()
-        _ = InAppPresenterPerforming.perform(
-            Self.effects(url),
-            for: message,
-            delegate: delegate,
-            fallback: { InstanceActions(joryio: fallback.sdk.joryio) }
-        )
-        fallback.sdk.scheduler.runUntilIdle()
+        _ = InAppPresenterPerforming.perform(Self.effects(url), for: message, delegate: delegate)
+        let minimal = MinimalDelegate()
+        _ = InAppPresenterPerforming.perform(Self.effects(url), for: message, delegate: minimal)
+        bystander.sdk.scheduler.runUntilIdle()
         presenting.sdk.scheduler.runUntilIdle()
         #expect(delegate.clicks == ["shop"], "the click goes to the app's delegate")
-        #expect(fallback.forms.count == 1)
-        #expect(fallback.push.actions == [.open(url)])
-        #expect(presenting.forms.isEmpty)
+        #expect(delegate.forms == [["email": "a@example.com"]])
+        #expect(delegate.links == [url])
+        #expect(minimal.clicks == ["shop"], "the default form and link handling does nothing")
+        for instance in [bystander, presenting] {
+            #expect(instance.forms.isEmpty)
+            #expect(instance.push.actions.isEmpty)
+        }
+        #expect(bystander.reports.isEmpty)
+        #expect(!presenting.reports.contains("clicked sale"), "the click went to the app's delegate only")
     }
 }
 

@@ -298,7 +298,9 @@ enum APNs {
         let started = Locked<Int>(0)
         let catalog = FeatureCatalog.joryio(push: FakePushPlatform())
             .onInitializeCall { joryio in
-                seen.withLock { $0.append(Seen(started: joryio.isStarted, pending: joryio.isInitializationPending)) }
+                seen.withLock {
+                    $0.append(Seen(started: joryio.facade.isStarted, pending: joryio.isInitializationPending))
+                }
             }
             .onInitialize { _ in started.withLock { $0 += 1 } }
         let device = ManualStorageAvailability()

@@ -1,9 +1,9 @@
-public import JoryioEcommerce
+internal import JoryioFeature
 public import JoryioKit
 
-/// E-commerce (issue 18).
+/// E-commerce's public members (issue 18): the tracker, and the StoreKit listener it starts.
 extension Joryio {
-    private static let storeKitListenerKey = "ecommerce.storeKitListener"
+    private static let storeKitListenerSlot = InstanceSlot<Bool>("ecommerce.storeKitListener")
 
     /// The e-commerce tracker for `config`'s currency (ECOM-1). With
     /// `EcommerceConfig.trackInAppPurchases`, verified StoreKit purchases are recorded by
@@ -17,9 +17,9 @@ extension Joryio {
     private func startStoreKitListener(_ tracker: EcommerceTracker) {
         #if canImport(StoreKit) && !os(watchOS)
         guard #available(iOS 15.0, macOS 12.0, tvOS 15.0, visionOS 1.0, *) else { return }
-        let first = self.productValues.withLock { values -> Bool in
-            guard values[Self.storeKitListenerKey] == nil else { return false }
-            values[Self.storeKitListenerKey] = true
+        let first = self.facade.update(Self.storeKitListenerSlot) { started -> Bool in
+            guard started == nil else { return false }
+            started = true
             return true
         }
         if first { _ = tracker.listenToStoreKit() }

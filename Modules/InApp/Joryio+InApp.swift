@@ -1,21 +1,23 @@
 internal import Foundation
 internal import JoryioCore
-internal import JoryioFeature
-public import JoryioInApp
+package import JoryioFeature
 public import JoryioKit
 
-/// In-app messaging (issue 16): how the app takes over drawing, and the documented calls.
+/// In-app messaging's public members (issue 16): how the app takes over drawing, and the
+/// documented calls. They reach the instance through its facade seam (``FacadeContext``).
 extension Joryio {
-    private static let presenterKey = "inApp.presenter"
+    private static let presenterSlot = InstanceSlot<any InAppMessagePresenter>("inApp.presenter")
+    /// The built-in renderer installed with ``useBuiltInInAppPresenter(_:)``.
+    package static let builtInPresenterSlot = InstanceSlot<any InAppMessagePresenter>("inApp.builtInPresenter")
 
     /// A presenter that draws every in-app message instead of the built-in renderer (INAPP-28).
     /// Assign it before or after `initialize()`; while it is set, the built-in presenter is never
     /// looked for (INAPP-42).
     public var inAppPresenter: (any InAppMessagePresenter)? {
-        get { self.productValues.withLock { $0[Self.presenterKey] } as? any InAppMessagePresenter }
+        get { self.facade[Self.presenterSlot] }
         set {
-            self.productValues.withLock { $0[Self.presenterKey] = newValue }
-            self.submit(to: InAppFeature.self) { $0.setPresenter(newValue) }
+            self.facade[Self.presenterSlot] = newValue
+            self.facade.submit(to: InAppFeature.self) { $0.setPresenter(newValue) }
         }
     }
 
@@ -33,49 +35,27 @@ extension Joryio {
         let known: Set<String> = ["content.native", "content.html"]
         let unknown = capabilities.filter { !known.contains($0) }
         if !unknown.isEmpty {
-            self.warn(
+            self.facade.warn(
                 "setInAppMessageCallback: unknown capabilities \(unknown.map { "\"\(String($0.prefix(64)))\"" }) "
                     + "ignored (content.native, content.html)"
             )
         }
         let set = Set(capabilities.filter(known.contains))
-        self.submit(to: InAppFeature.self) { $0.setCallback(.init(deliver: callback, capabilities: set)) }
+        self.facade.submit(to: InAppFeature.self) { $0.setCallback(.init(deliver: callback, capabilities: set)) }
     }
 
     /// Hands display back to the SDK's own renderer (INAPP-39); a held message is drawn now.
     public func clearInAppMessageCallback() {
-        self.submit(to: InAppFeature.self) { $0.clearCallback() }
+        self.facade.submit(to: InAppFeature.self) { $0.clearCallback() }
     }
-
-    private static let builtInPresenterKey = "inApp.builtInPresenter"
 
     /// Installs the built-in renderer (the UI product's `useDefaultInAppPresenter()`, issue 26): it
     /// draws the messages while no ``inAppPresenter`` is set, and the SDK no longer looks for it by
     /// class name (INAPP-40), which finds nothing when the linker dropped the class. Before or after
     /// `initialize()`; the instance keeps it, so it is in place before the first message.
     package func useBuiltInInAppPresenter(_ presenter: any InAppMessagePresenter) {
-        self.productValues.withLock { $0[Self.builtInPresenterKey] = presenter }
-        self.submit(to: InAppFeature.self) { $0.setBuiltInPresenter(presenter) }
-    }
-
-    /// At `initialize()`: the in-app feature sends the forms and links of the messages this
-    /// instance presents back to this instance (issue 26), held weakly (the instance owns the
-    /// feature); and the built-in presenter installed before is in place, whatever the pre-init
-    /// list kept.
-    func connectInAppMessages() {
-        let builtIn = self.productValues.withLock { $0[Self.builtInPresenterKey] } as? any InAppMessagePresenter
-        let actions = InAppMessageActions(
-            submitForm: { [weak self] campaignId, values in
-                self?.queueInAppForm(campaignId: campaignId, values: values)
-            },
-            followLink: { [weak self] url, asUniversalLink in
-                self?.followInAppLink(url, asUniversalLink: asUniversalLink)
-            }
-        )
-        self.submit(to: InAppFeature.self) { feature in
-            feature.setMessageActions(actions)
-            if let builtIn { feature.setBuiltInPresenter(builtIn) }
-        }
+        self.facade[Self.builtInPresenterSlot] = presenter
+        self.facade.submit(to: InAppFeature.self) { $0.setBuiltInPresenter(presenter) }
     }
 }
 
@@ -92,7 +72,7 @@ extension Joryio {
     /// reports through its delegate (INAPP-30).
     public func trackInAppImpression(campaignId: String, action: String, elementId: String? = nil) {
         guard let kind = InAppReportAction(rawValue: action) else {
-            self.warn(
+            self.facade.warn(
                 "trackInAppImpression: action \"\(String(action.prefix(64)))\" rejected "
                     + "(displayed, clicked, dismissed or converted)"
             )
@@ -102,8 +82,8 @@ extension Joryio {
             return
         }
         let element = elementId.flatMap { self.checkedId($0, call: "trackInAppImpression", field: "elementId") }
-        let timestamp = self.currentTime
-        self.submit(.event, to: InAppFeature.self) { feature in
+        let timestamp = self.facade.now
+        self.facade.submit(.event, to: InAppFeature.self) { feature in
             feature.appReported(campaignId: campaignId, action: kind, elementId: element, at: timestamp)
         }
     }
@@ -113,33 +93,20 @@ extension Joryio {
     /// throws; returns once the submission is queued (or dropped: opted out, consent denied,
     /// in-app disabled). Before `initialize()` it is kept and queued at start.
     public func submitInAppForm(campaignId: String, values: [String: Any]) async {
-        await Self.waitOnce { resume in
-            self.queueInAppForm(campaignId: campaignId, values: values, queued: resume)
+        await FacadeContext.once { resume in
+            self.queueInAppForm(campaignId: campaignId, values: values, queued: { resume(()) })
             // Dropped before initialize() by a privacy decision, or not waiting for a start that
             // may never come: the caller is not held.
-            if !self.isStarted { resume() }
-        }
-    }
-
-    /// Returns once `start` called the `resume` it is handed; later calls of it do nothing.
-    private static func waitOnce(_ start: (_ resume: @escaping @Sendable () -> Void) -> Void) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let once = Locked<CheckedContinuation<Void, Never>?>(continuation)
-            start { once.withLock { $0.take() }?.resume() }
+            if !self.facade.isStarted { resume(()) }
         }
     }
 
     /// Runs `body` with the in-app feature on the engine and returns once it called `done` (at once
-    /// when this product has no in-app feature). For an engine that started.
+    /// before `initialize()`, and when this product has no in-app feature).
     private func awaitInAppFeature(
         _ body: @escaping @Sendable (InAppFeature, _ done: @escaping @Sendable () -> Void) -> Void
     ) async {
-        await Self.waitOnce { resume in
-            self.submit(toFeatures: { features in
-                guard let feature = features.first(InAppFeature.self) else { return resume() }
-                body(feature, resume)
-            })
-        }
+        await self.facade.ask(InAppFeature.self, otherwise: ()) { feature, answer in body(feature) { answer(()) } }
     }
 
     /// ``submitInAppForm(campaignId:values:)`` without waiting: the values are checked on the
@@ -156,11 +123,11 @@ extension Joryio {
         }
         let conversion = JSONValue.convert(values, maxDepth: 2)
         for dropped in conversion.dropped {
-            self.warn("submitInAppForm: dropped field \(dropped.path) (\(dropped.reason))")
+            self.facade.warn("submitInAppForm: dropped field \(dropped.path) (\(dropped.reason))")
         }
         let converted = conversion.value
-        let timestamp = self.currentTime
-        self.submit(.event, to: InAppFeature.self) { feature in
+        let timestamp = self.facade.now
+        self.facade.submit(.event, to: InAppFeature.self) { feature in
             feature.submitForm(campaignId: campaignId, values: converted, at: timestamp)
             queued()
         }
@@ -170,7 +137,7 @@ extension Joryio {
     /// the sync ended. Does nothing while in-app is disabled or collection is not allowed, and
     /// returns at once before `initialize()`.
     public func syncInAppCampaigns() async {
-        guard self.isStarted else { return }
+        guard self.facade.isStarted else { return }
         await self.awaitInAppFeature { feature, done in feature.syncNow(done: done) }
     }
 
@@ -181,8 +148,10 @@ extension Joryio {
     /// refreshes it). Returns at once when it is ignored, and before `initialize()`, when there is
     /// nothing to evaluate yet (a warning says so).
     public func evaluateInAppCampaigns() async {
-        guard self.isStarted else {
-            self.warn("evaluateInAppCampaigns() before initialize(): no campaigns are synced yet; nothing evaluated")
+        guard self.facade.isStarted else {
+            self.facade.warn(
+                "evaluateInAppCampaigns() before initialize(): no campaigns are synced yet; nothing evaluated"
+            )
             return
         }
         await self.awaitInAppFeature { feature, done in feature.evaluate(done: done) }
@@ -191,7 +160,7 @@ extension Joryio {
     /// Erases the displayed history that frequency caps count (INAPP-16, INAPP-47): only with
     /// `enableDebug`; otherwise a warning and nothing else.
     public func resetDisplayedCampaigns() {
-        self.submit(to: InAppFeature.self) { $0.resetDisplayed() }
+        self.facade.submit(to: InAppFeature.self) { $0.resetDisplayed() }
     }
 
     /// `text` when it is 1 … 256 characters without control characters; otherwise a warning.
@@ -199,7 +168,7 @@ extension Joryio {
         guard !text.isEmpty, text.count <= 256,
             !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {
-            self.warn("\(call): \(field) must be 1 to 256 characters without control characters; ignored")
+            self.facade.warn("\(call): \(field) must be 1 to 256 characters without control characters; ignored")
             return nil
         }
         return text
