@@ -65,9 +65,38 @@ private final class ScoreFeature: EngineFeature {
     }
 
     func wipe() { self.note("wipe") }
+
+    /// The published best score, read by the facade's getter from any thread.
+    static let bestSlot = InstanceSlot<Int>("score.best")
+
+    /// The member's command, on the executor: a new best is published and recorded as an event.
+    func score(_ points: Int, at timestamp: Date) {
+        self.note("score \(points)")
+        guard points > (self.context.slots[Self.bestSlot] ?? 0) else { return }
+        self.context.publish(Self.bestSlot, points)
+        self.context.recordEvent("Best Score", ["points": .int(Int64(points))], timestamp)
+    }
 }
 
-/// The feature seam (engine v2): a feature is a module plus one registration line.
+/// The feature's public members, written the way a product module writes them: through the
+/// facade seam only (`self.facade`), validating on the caller's thread.
+extension Joryio {
+    fileprivate func recordScore(_ points: Int) {
+        guard (0...1_000).contains(points) else {
+            self.facade.warn("recordScore: \(points) is not 0 … 1000; ignored")
+            return
+        }
+        let timestamp = self.facade.now
+        self.facade.submit(.event, to: ScoreFeature.self) { $0.score(points, at: timestamp) }
+    }
+
+    fileprivate var bestScore: Int? {
+        self.facade[ScoreFeature.bestSlot]
+    }
+}
+
+/// The feature seam (engine v2): a feature is a module plus one registration line; its public
+/// members reach it through the facade seam.
 @Suite struct FeatureSeamTests {
     private func sdk(_ transport: RecordingTransport) -> (TestSDK, Locked<ScoreFeature?>) {
         let made = Locked<ScoreFeature?>(nil)
@@ -124,6 +153,32 @@ private final class ScoreFeature: EngineFeature {
         #expect(
             attributes.contains { String(decoding: $0.decodedBody ?? Data(), as: UTF8.self).contains("score_level") }
         )
+    }
+
+    @Test(
+        "a feature's public member reaches it through the facade seam: in call order, kept before initialize(), its getter reads what the feature published"
+    )
+    func publicMemberThroughTheFacade() throws {
+        let transport = RecordingTransport()
+        let (sdk, made) = self.sdk(transport)
+        let (other, _) = self.sdk(RecordingTransport())
+        sdk.joryio.recordScore(5)
+        sdk.joryio.recordScore(-1)
+        #expect(sdk.joryio.bestScore == nil, "nothing published before the engine ran the call")
+        sdk.start()
+        other.start()
+        sdk.joryio.recordScore(3)
+        sdk.joryio.recordScore(9)
+        sdk.scheduler.runUntilIdle()
+        #expect(
+            try #require(made.value).heard.value.filter { $0.hasPrefix("score") } == ["score 5", "score 3", "score 9"]
+        )
+        #expect(sdk.joryio.bestScore == 9)
+        #expect(other.joryio.bestScore == nil, "a slot belongs to its instance")
+        #expect(sdk.messages(at: .warning).contains { $0.contains("recordScore: -1 is not 0 … 1000") })
+        sdk.joryio.flush()
+        sdk.scheduler.runUntilIdle()
+        #expect(transport.requests.eventNames.filter { $0 == "Best Score" }.count == 2, "5 and 9; 3 was no best")
     }
 
     @Test("a feature's event goes through the consent gate like any other")

@@ -85,7 +85,13 @@ package struct FacadeContext: Sendable {
     ) async -> Answer {
         await withCheckedContinuation { (continuation: CheckedContinuation<Answer, Never>) in
             let pending = Locked<CheckedContinuation<Answer, Never>?>(continuation)
-            start { value in pending.withLock { $0.take() }?.resume(returning: value) }
+            start { value in
+                let waiting = pending.withLock { waiting in
+                    defer { waiting = nil }
+                    return waiting
+                }
+                waiting?.resume(returning: value)
+            }
         }
     }
 
