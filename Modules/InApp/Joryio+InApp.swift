@@ -137,7 +137,6 @@ extension Joryio {
     /// the sync ended. Does nothing while in-app is disabled or collection is not allowed, and
     /// returns at once before `initialize()`.
     public func syncInAppCampaigns() async {
-        guard self.facade.isStarted else { return }
         await self.awaitInAppFeature { feature, done in feature.syncNow(done: done) }
     }
 

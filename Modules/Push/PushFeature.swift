@@ -53,6 +53,8 @@ package final class PushFeature: EngineFeature {
     package let settings: Settings
     private let context: FeatureContext
     private let sender: PushRegistrationSender
+    /// The OS part of a permission request: the facade's (published) and the launch's.
+    private let permissionRequest: PushPermissionRequest
     private let core = Locked(Core())
     private let launchRequest = Locked<Task<Bool, Never>?>(nil)
 
@@ -68,7 +70,8 @@ package final class PushFeature: EngineFeature {
         self.platform = platform
         self.sender = sender
         self.settings = settings
-        context.publish(Self.permissionRequestSlot, PushPermissionRequest(platform: platform, settings: settings))
+        self.permissionRequest = PushPermissionRequest(platform: platform, settings: settings)
+        context.publish(Self.permissionRequestSlot, self.permissionRequest)
     }
 
     /// The stored APNs token (lowercase hex), or `nil` (PUSH-16). Any thread.
@@ -230,8 +233,7 @@ package final class PushFeature: EngineFeature {
     /// does), and while push is off it does not ask iOS for a token either; then the new status is
     /// written. Whether it was granted.
     private func askAtLaunch() async -> Bool {
-        let request = PushPermissionRequest(platform: self.platform, settings: self.settings)
-        let granted = await request.ask(registers: !self.isPushOff)
+        let granted = await self.permissionRequest.ask(registers: !self.isPushOff)
         self.refreshPermission(force: false)
         return granted
     }
